@@ -1,0 +1,1 @@
+//! Rebalance diffs (placeholder).

@@ -1,0 +1,182 @@
+//! A record of each decision a strategy takes, for the explain walkthroughs.
+//!
+//! Strategies are generic over a [`Tracer`]; with [`NoTrace`] every `record` call and the closure that
+//! would build its [`Step`] compile to nothing, so tracing costs nothing when it is off.
+//! Replaying the steps that change ownership ([`Step::Assign`], [`Step::Keep`], [`Step::Move`],
+//! [`Step::Revoke`], [`Step::Withhold`], [`Step::SortLists`]) from an empty assignment reproduces
+//! the strategy's result exactly, list order included ([`replay`]).
+
+use std::collections::BTreeMap;
+
+use crate::model::TopicPartition;
+
+/// Receives steps. Implemented by [`NoTrace`] and by `Vec<Step>`.
+pub trait Tracer {
+    /// Whether steps are wanted at all; strategies may skip preparing trace-only data when not.
+    fn enabled(&self) -> bool;
+    /// Records the step `make` builds; `make` is only called when enabled.
+    fn record(&mut self, make: impl FnOnce() -> Step);
+}
+
+/// Tracing off.
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn enabled(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn record(&mut self, _make: impl FnOnce() -> Step) {}
+}
+
+impl Tracer for Vec<Step> {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn record(&mut self, make: impl FnOnce() -> Step) {
+        self.push(make());
+    }
+}
+
+/// Why a partition was not given to the member that was tried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    NotSubscribed,
+    /// The member already holds its quota.
+    OverQuota,
+    /// The member's rack holds no replica of the partition (KIP-881).
+    RackMismatch,
+}
+
+/// Why a previously owned partition is not kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LossReason {
+    /// Another member claimed it with a higher generation (KAFKA-12984, KAFKA-14639).
+    OlderGeneration {
+        winner: String,
+        winner_generation: i32,
+        generation: i32,
+    },
+    /// Two members claimed it in the same generation: neither keeps it (KAFKA-14639).
+    ClaimedTwice { other: String, generation: i32 },
+    /// The member no longer subscribes to the topic.
+    NotSubscribed,
+    /// The member's rack holds no replica (KIP-881).
+    RackMismatch,
+    /// The member owned more than its quota.
+    OverQuota,
+}
+
+/// One decision of a strategy, in Kafka's vocabulary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Step {
+    /// A plain-sentence remark about a phase starting or a condition taken.
+    Note { text: String },
+    /// A sorted order the strategy is about to walk (members, partitions, topics).
+    Order { name: String, items: Vec<String> },
+    /// Range: how many partitions of `topic` each of its consumers gets.
+    RangeQuota {
+        topic: String,
+        consumers: usize,
+        per_consumer: u32,
+        extra: u32,
+    },
+    /// Sticky: every member ends with `min` or `max` partitions; `expected_at_max` of them with `max`.
+    StickyQuota {
+        min: u32,
+        max: u32,
+        expected_at_max: u32,
+    },
+    /// `member` was considered for `partition` and passed over.
+    Skip {
+        partition: TopicPartition,
+        member: String,
+        reason: SkipReason,
+    },
+    /// `partition` is given to `member` (appended to its list).
+    Assign {
+        partition: TopicPartition,
+        member: String,
+    },
+    /// `member` keeps `partition`, which it owned before (appended to its list).
+    Keep {
+        partition: TopicPartition,
+        member: String,
+    },
+    /// `member` loses a partition it claimed.
+    Lose {
+        partition: TopicPartition,
+        member: String,
+        reason: LossReason,
+    },
+    /// Balancing: `partition` moves from `from` to `to` (removed there, appended here).
+    Move {
+        partition: TopicPartition,
+        from: String,
+        to: String,
+    },
+    /// `partition` is taken back from `member` (removed from its list).
+    Revoke {
+        partition: TopicPartition,
+        member: String,
+    },
+    /// Cooperative: `partition` is withheld from `to` this round, since `from` must revoke it first.
+    Withhold {
+        partition: TopicPartition,
+        from: String,
+        to: String,
+    },
+    /// Every member's list is sorted by (topic, partition).
+    SortLists,
+}
+
+/// Rebuilds the assignment a trace describes: for every member in `members`, its list.
+pub fn replay(members: &[String], steps: &[Step]) -> BTreeMap<String, Vec<TopicPartition>> {
+    let mut lists: BTreeMap<String, Vec<TopicPartition>> =
+        members.iter().map(|m| (m.clone(), Vec::new())).collect();
+    for step in steps {
+        apply(&mut lists, step);
+    }
+    lists
+}
+
+/// Applies one step to an assignment being rebuilt.
+pub fn apply(lists: &mut BTreeMap<String, Vec<TopicPartition>>, step: &Step) {
+    match step {
+        Step::Assign { partition, member } | Step::Keep { partition, member } => {
+            lists
+                .entry(member.clone())
+                .or_default()
+                .push(partition.clone());
+        }
+        Step::Move {
+            partition,
+            from,
+            to,
+        } => {
+            if let Some(list) = lists.get_mut(from) {
+                list.retain(|tp| tp != partition);
+            }
+            lists.entry(to.clone()).or_default().push(partition.clone());
+        }
+        Step::Revoke { partition, member }
+        | Step::Withhold {
+            partition,
+            to: member,
+            ..
+        } => {
+            if let Some(list) = lists.get_mut(member) {
+                list.retain(|tp| tp != partition);
+            }
+        }
+        Step::SortLists => lists.values_mut().for_each(|list| list.sort()),
+        Step::Note { .. }
+        | Step::Order { .. }
+        | Step::RangeQuota { .. }
+        | Step::StickyQuota { .. }
+        | Step::Skip { .. }
+        | Step::Lose { .. } => {}
+    }
+}

@@ -1,0 +1,142 @@
+//! Kafka's own test cases, as data: `tests/data/kafka-cases.json` holds the raw subscriptions each
+//! upstream test hands its assignor and the exact lists the Java code returns. Every case keeps its
+//! upstream name (`source`) so a reader can find the original.
+
+use std::collections::BTreeMap;
+
+use assignor::{assign_subscriptions, Strategy, Subscription, Topic, TopicPartition, UserData};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Case {
+    name: String,
+    source: String,
+    strategy: String,
+    /// Topic name to partition count, in `partitionsPerTopic` insertion order.
+    topics: serde_json::Map<String, serde_json::Value>,
+    #[serde(default)]
+    racks: BTreeMap<String, Vec<Vec<String>>>,
+    members: Vec<CaseMember>,
+    expected: BTreeMap<String, Vec<(String, u32)>>,
+    #[serde(default = "absent")]
+    expected_transferring: Option<Option<BTreeMap<String, String>>>,
+}
+
+fn absent() -> Option<Option<BTreeMap<String, String>>> {
+    None
+}
+
+#[derive(Deserialize)]
+struct CaseMember {
+    id: String,
+    topics: Vec<String>,
+    instance_id: Option<String>,
+    rack: Option<String>,
+    #[serde(default)]
+    owned: Vec<(String, u32)>,
+    generation: Option<i32>,
+    user_data: Option<CaseUserData>,
+}
+
+#[derive(Deserialize)]
+struct CaseUserData {
+    owned: Option<Vec<(String, u32)>>,
+    generation: Option<i32>,
+}
+
+fn tps(list: &[(String, u32)]) -> Vec<TopicPartition> {
+    list.iter()
+        .map(|(t, p)| TopicPartition::new(t.as_str(), *p))
+        .collect()
+}
+
+fn load(file: &str) -> Vec<Case> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn inputs(case: &Case) -> (Strategy, Vec<Topic>, Vec<Subscription>) {
+    let strategy: Strategy = case.strategy.parse().unwrap();
+    let topics = case
+        .topics
+        .iter()
+        .map(|(name, count)| Topic {
+            name: name.clone(),
+            partitions: count.as_u64().unwrap() as u32,
+            replica_racks: case.racks.get(name).cloned().unwrap_or_default(),
+        })
+        .collect();
+    let subscriptions = case
+        .members
+        .iter()
+        .map(|m| Subscription {
+            member_id: m.id.clone(),
+            group_instance_id: m.instance_id.clone(),
+            rack: m.rack.clone(),
+            topics: m.topics.clone(),
+            owned_partitions: tps(&m.owned),
+            generation: m.generation.filter(|&g| g != -1),
+            user_data: m.user_data.as_ref().map(|u| match (&u.owned, strategy) {
+                (Some(owned), _) => UserData::Sticky {
+                    partitions: tps(owned),
+                    generation: u.generation,
+                },
+                (None, _) => UserData::Cooperative {
+                    generation: u.generation.unwrap_or(-1),
+                },
+            }),
+        })
+        .collect();
+    (strategy, topics, subscriptions)
+}
+
+fn check_cases(file: &str) {
+    let cases = load(file);
+    let mut failures = Vec::new();
+    for case in &cases {
+        let (strategy, topics, subscriptions) = inputs(case);
+        let expected: BTreeMap<String, Vec<TopicPartition>> = case
+            .expected
+            .iter()
+            .map(|(m, list)| (m.clone(), tps(list)))
+            .collect();
+        match assign_subscriptions(strategy, &topics, &subscriptions) {
+            Err(e) => failures.push(format!("{} ({}): error {e}", case.name, case.source)),
+            Ok(got) => {
+                if got.members != expected {
+                    failures.push(format!(
+                        "{} ({}):\n  expected {:?}\n  got      {:?}",
+                        case.name, case.source, expected, got.members
+                    ));
+                }
+                if let Some(transferring) = &case.expected_transferring {
+                    let got_transferring: Option<BTreeMap<String, String>> =
+                        got.transferring.as_ref().map(|t| {
+                            t.iter()
+                                .map(|(tp, m)| (tp.to_string(), m.clone()))
+                                .collect()
+                        });
+                    if &got_transferring != transferring {
+                        failures.push(format!(
+                            "{}: transferring expected {:?}, got {:?}",
+                            case.name, transferring, got_transferring
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ from Kafka:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_kafka_case_matches_java_exactly() {
+    check_cases("kafka-cases.json");
+}
