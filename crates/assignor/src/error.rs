@@ -11,20 +11,12 @@ pub enum AssignError {
     /// Two topics share a name.
     DuplicateTopic(String),
     /// A topic's replica racks list does not have one entry per partition.
-    RackListLength {
-        topic: String,
-        partitions: u32,
-        racks: usize,
-    },
+    RackListLength { topic: String, partitions: u32, racks: usize },
     /// The group is larger than the playground computes (see [`crate::MAX_PARTITIONS`]).
     TooManyPartitions { total: u64 },
     /// A member claims a partition number the topic does not have. Kafka's sticky assignors mis-handle
     /// this (they may hand the ghost partition out again), so we refuse it instead of guessing.
-    OwnedPartitionOutOfRange {
-        member: String,
-        partition: TopicPartition,
-        partitions: u32,
-    },
+    OwnedPartitionOutOfRange { member: String, partition: TopicPartition, partitions: u32 },
     /// Kafka's own assignor throws on this input; the text says what it reports.
     KafkaThrows(String),
 }
@@ -34,15 +26,12 @@ impl fmt::Display for AssignError {
         match self {
             AssignError::DuplicateMember(id) => write!(f, "duplicate member id {id:?}"),
             AssignError::DuplicateTopic(name) => write!(f, "duplicate topic {name:?}"),
-            AssignError::RackListLength { topic, partitions, racks } => write!(
-                f,
-                "topic {topic:?} has {partitions} partitions but replica racks for {racks}"
-            ),
-            AssignError::TooManyPartitions { total } => write!(
-                f,
-                "{total} partitions in all is more than the {} this tool assigns",
-                crate::MAX_PARTITIONS
-            ),
+            AssignError::RackListLength { topic, partitions, racks } => {
+                write!(f, "topic {topic:?} has {partitions} partitions but replica racks for {racks}")
+            }
+            AssignError::TooManyPartitions { total } => {
+                write!(f, "{total} partitions in all is more than the {} this tool assigns", crate::MAX_PARTITIONS)
+            }
             AssignError::OwnedPartitionOutOfRange { member, partition, partitions } => write!(
                 f,
                 "member {member:?} owns {partition}, but topic {:?} has only {partitions} partitions",

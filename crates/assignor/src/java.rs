@@ -15,18 +15,14 @@ pub fn cmp_str(a: &str, b: &str) -> Ordering {
 
 /// Java's `String.hashCode`: `h = 31 * h + unit` over UTF-16 code units, wrapping.
 pub fn string_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0i32, |h, unit| {
-        h.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
+    s.encode_utf16().fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
 /// Kafka's `TopicPartition.hashCode`, from the topic's string hash.
 pub fn topic_partition_hash(topic_hash: i32, partition: u32) -> i32 {
     // Partition numbers are Java ints; ours stay below 2^31 by validation.
     let partition = partition as i32;
-    31i32
-        .wrapping_mul(31i32.wrapping_add(partition))
-        .wrapping_add(topic_hash)
+    31i32.wrapping_mul(31i32.wrapping_add(partition)).wrapping_add(topic_hash)
 }
 
 /// How a Java `HashMap` links a new key into its bucket.
@@ -70,12 +66,7 @@ pub fn iteration_order_in(hashes: &[i32], link: Link, capacity: usize) -> Vec<us
     match link {
         // A stable sort keeps insertion order inside each bucket.
         Link::Tail => order.sort_by_key(|&i| hashes.get(i).map_or(0, |&h| bucket(h, capacity))),
-        Link::Head => order.sort_by_key(|&i| {
-            (
-                hashes.get(i).map_or(0, |&h| bucket(h, capacity)),
-                std::cmp::Reverse(i),
-            )
-        }),
+        Link::Head => order.sort_by_key(|&i| (hashes.get(i).map_or(0, |&h| bucket(h, capacity)), std::cmp::Reverse(i))),
     }
     order
 }
@@ -115,10 +106,7 @@ mod tests {
     #[test]
     fn kafka_test_members_iterate_in_javas_order() {
         // AbstractStickyAssignorTest relies on Java iterating consumer3, consumer2, consumer1.
-        let hashes: Vec<i32> = ["consumer1", "consumer2", "consumer3"]
-            .iter()
-            .map(|s| string_hash(s))
-            .collect();
+        let hashes: Vec<i32> = ["consumer1", "consumer2", "consumer3"].iter().map(|s| string_hash(s)).collect();
         assert_eq!(iteration_order(&hashes, Link::Tail), vec![2, 1, 0]);
     }
 

@@ -18,11 +18,7 @@ use crate::Strategy;
 /// The leader's inputs for one strategy: `partitionsPerTopic` in insertion order (as references into
 /// `group.topics`) and the subscriptions in JoinGroup order.
 pub fn view(strategy: Strategy, group: &Group) -> (Vec<&Topic>, Vec<Subscription>) {
-    let subscriptions: Vec<Subscription> = group
-        .members
-        .iter()
-        .map(|m| subscription(strategy, m))
-        .collect();
+    let subscriptions: Vec<Subscription> = group.members.iter().map(|m| subscription(strategy, m)).collect();
     (partitions_per_topic(group, &subscriptions), subscriptions)
 }
 
@@ -36,10 +32,9 @@ pub fn subscription(strategy: Strategy, member: &Member) -> Subscription {
         // A member that never received an assignment has no user data yet.
         Strategy::Sticky => (
             Vec::new(),
-            member.generation.map(|generation| UserData::Sticky {
-                partitions: member.owned.clone(),
-                generation: Some(generation),
-            }),
+            member
+                .generation
+                .map(|generation| UserData::Sticky { partitions: member.owned.clone(), generation: Some(generation) }),
         ),
         Strategy::CooperativeSticky => {
             let mut owned = member.owned.clone();
@@ -62,10 +57,7 @@ pub fn subscription(strategy: Strategy, member: &Member) -> Subscription {
 /// `AbstractPartitionAssignor.assign`: the subscribed topics, through a `HashSet` filled member by
 /// member in `HashMap` order, then kept if the cluster has them with at least one partition.
 fn partitions_per_topic<'g>(group: &'g Group, subscriptions: &[Subscription]) -> Vec<&'g Topic> {
-    let member_hashes: Vec<i32> = subscriptions
-        .iter()
-        .map(|s| java::string_hash(&s.member_id))
-        .collect();
+    let member_hashes: Vec<i32> = subscriptions.iter().map(|s| java::string_hash(&s.member_id)).collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut inserted: Vec<&str> = Vec::new();
     for m in java::iteration_order(&member_hashes, Link::Tail) {
@@ -76,8 +68,7 @@ fn partitions_per_topic<'g>(group: &'g Group, subscriptions: &[Subscription]) ->
         }
     }
     let topic_hashes: Vec<i32> = inserted.iter().map(|t| java::string_hash(t)).collect();
-    let by_name: HashMap<&str, &Topic> =
-        group.topics.iter().map(|t| (t.name.as_str(), t)).collect();
+    let by_name: HashMap<&str, &Topic> = group.topics.iter().map(|t| (t.name.as_str(), t)).collect();
     java::iteration_order(&topic_hashes, Link::Tail)
         .into_iter()
         .filter_map(|i| inserted.get(i).and_then(|name| by_name.get(name)).copied())

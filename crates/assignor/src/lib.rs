@@ -52,12 +52,8 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [
-        Strategy::Range,
-        Strategy::RoundRobin,
-        Strategy::Sticky,
-        Strategy::CooperativeSticky,
-    ];
+    pub const ALL: [Strategy; 4] =
+        [Strategy::Range, Strategy::RoundRobin, Strategy::Sticky, Strategy::CooperativeSticky];
 
     /// The protocol name the client sends in JoinGroup.
     pub fn name(self) -> &'static str {
@@ -75,9 +71,7 @@ impl Strategy {
             Strategy::Range => "org.apache.kafka.clients.consumer.RangeAssignor",
             Strategy::RoundRobin => "org.apache.kafka.clients.consumer.RoundRobinAssignor",
             Strategy::Sticky => "org.apache.kafka.clients.consumer.StickyAssignor",
-            Strategy::CooperativeSticky => {
-                "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"
-            }
+            Strategy::CooperativeSticky => "org.apache.kafka.clients.consumer.CooperativeStickyAssignor",
         }
     }
 
@@ -106,9 +100,7 @@ impl FromStr for Strategy {
         Strategy::ALL
             .into_iter()
             .find(|st| st.name() == s || st.class_name() == s || st.class_name().ends_with(&format!(".{short}")))
-            .ok_or_else(|| {
-                format!("unknown strategy {s:?} (expected range, roundrobin, sticky or cooperative-sticky)")
-            })
+            .ok_or_else(|| format!("unknown strategy {s:?} (expected range, roundrobin, sticky or cooperative-sticky)"))
     }
 }
 
@@ -118,11 +110,7 @@ pub fn assign(strategy: Strategy, group: &Group) -> Result<Assignment, AssignErr
 }
 
 /// [`assign`], recording each decision in `trace`.
-pub fn assign_traced<T: Tracer>(
-    strategy: Strategy,
-    group: &Group,
-    trace: &mut T,
-) -> Result<Assignment, AssignError> {
+pub fn assign_traced<T: Tracer>(strategy: Strategy, group: &Group, trace: &mut T) -> Result<Assignment, AssignError> {
     check_names(group)?;
     let (topics, subscriptions) = leader::view(strategy, group);
     run(strategy, &topics, &subscriptions, trace)
@@ -151,19 +139,11 @@ pub fn assign_subscriptions_traced<T: Tracer>(
 
 fn check_names(group: &Group) -> Result<(), AssignError> {
     let mut topics = HashSet::new();
-    if let Some(t) = group
-        .topics
-        .iter()
-        .find(|t| !topics.insert(t.name.as_str()))
-    {
+    if let Some(t) = group.topics.iter().find(|t| !topics.insert(t.name.as_str())) {
         return Err(AssignError::DuplicateTopic(t.name.clone()));
     }
     let mut members = HashSet::new();
-    if let Some(m) = group
-        .members
-        .iter()
-        .find(|m| !members.insert(m.id.as_str()))
-    {
+    if let Some(m) = group.members.iter().find(|m| !members.insert(m.id.as_str())) {
         return Err(AssignError::DuplicateMember(m.id.clone()));
     }
     Ok(())
@@ -177,10 +157,8 @@ fn run<T: Tracer>(
 ) -> Result<Assignment, AssignError> {
     let g = Prepared::new(topics, subscriptions)?;
     // The leader's `subscriptions` is a HashMap filled in JoinGroup order.
-    let hash_order: Vec<MemberIdx> = java::iteration_order(&g.member_hash, java::Link::Tail)
-        .into_iter()
-        .map(|i| MemberIdx(i as u32))
-        .collect();
+    let hash_order: Vec<MemberIdx> =
+        java::iteration_order(&g.member_hash, java::Link::Tail).into_iter().map(|i| MemberIdx(i as u32)).collect();
     let (lists, transferring, withheld) = match strategy {
         Strategy::Range => {
             let topic_hashes: Vec<i32> = g.topics.iter().map(|t| t.hash).collect();
@@ -188,42 +166,21 @@ fn run<T: Tracer>(
                 .into_iter()
                 .map(|i| TopicIdx(i as u32))
                 .collect();
-            (
-                range::assign(&g, &hash_order, &topic_order, trace),
-                None,
-                Vec::new(),
-            )
+            (range::assign(&g, &hash_order, &topic_order, trace), None, Vec::new())
         }
         Strategy::RoundRobin => (roundrobin::assign(&g, &hash_order, trace), None, Vec::new()),
         Strategy::Sticky | Strategy::CooperativeSticky => {
-            let outcome = sticky::assign(
-                &g,
-                &hash_order,
-                strategy == Strategy::CooperativeSticky,
-                trace,
-            )?;
+            let outcome = sticky::assign(&g, &hash_order, strategy == Strategy::CooperativeSticky, trace)?;
             (outcome.lists, outcome.transferring, outcome.withheld)
         }
     };
     let name = |m: MemberIdx| g.member_id(m).to_string();
-    let partitions = |list: Vec<PartitionIdx>| -> Vec<TopicPartition> {
-        list.into_iter().map(|p| g.topic_partition(p)).collect()
-    };
+    let partitions =
+        |list: Vec<PartitionIdx>| -> Vec<TopicPartition> { list.into_iter().map(|p| g.topic_partition(p)).collect() };
     Ok(Assignment {
-        members: g
-            .members()
-            .zip(lists)
-            .map(|(m, list)| (name(m), partitions(list)))
-            .collect(),
-        transferring: transferring.map(|moves| {
-            moves
-                .into_iter()
-                .map(|(p, m)| (g.topic_partition(p), name(m)))
-                .collect::<BTreeMap<_, _>>()
-        }),
-        withheld: withheld
-            .into_iter()
-            .map(|(p, m)| (g.topic_partition(p), name(m)))
-            .collect(),
+        members: g.members().zip(lists).map(|(m, list)| (name(m), partitions(list))).collect(),
+        transferring: transferring
+            .map(|moves| moves.into_iter().map(|(p, m)| (g.topic_partition(p), name(m))).collect::<BTreeMap<_, _>>()),
+        withheld: withheld.into_iter().map(|(p, m)| (g.topic_partition(p), name(m))).collect(),
     })
 }

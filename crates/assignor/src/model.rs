@@ -23,10 +23,7 @@ pub struct TopicPartition {
 
 impl TopicPartition {
     pub fn new(topic: impl Into<Arc<str>>, partition: u32) -> Self {
-        TopicPartition {
-            topic: topic.into(),
-            partition,
-        }
+        TopicPartition { topic: topic.into(), partition }
     }
 }
 
@@ -67,11 +64,7 @@ pub struct Topic {
 
 impl Topic {
     pub fn new(name: impl Into<String>, partitions: u32) -> Self {
-        Topic {
-            name: name.into(),
-            partitions,
-            replica_racks: Vec::new(),
-        }
+        Topic { name: name.into(), partitions, replica_racks: Vec::new() }
     }
 }
 
@@ -104,10 +97,7 @@ pub struct Group {
 pub enum UserData {
     /// `StickyAssignor`'s: the member's last assignment as the client encoded it, and the generation
     /// (schema V1, KIP-341); `generation: None` is the older schema V0.
-    Sticky {
-        partitions: Vec<TopicPartition>,
-        generation: Option<i32>,
-    },
+    Sticky { partitions: Vec<TopicPartition>, generation: Option<i32> },
     /// `CooperativeStickyAssignor`'s: the generation of the last assignment (-1 before the first one).
     Cooperative { generation: i32 },
     /// Bytes that no schema reads: Kafka treats the member as owning nothing, generation -1.
@@ -144,10 +134,7 @@ pub struct Assignment {
 impl Assignment {
     /// The member that holds `tp`, if any.
     pub fn owner_of(&self, tp: &TopicPartition) -> Option<&str> {
-        self.members
-            .iter()
-            .find(|(_, list)| list.contains(tp))
-            .map(|(id, _)| id.as_str())
+        self.members.iter().find(|(_, list)| list.contains(tp)).map(|(id, _)| id.as_str())
     }
 
     /// Total number of assigned partitions.

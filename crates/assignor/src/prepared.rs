@@ -78,8 +78,7 @@ pub(crate) struct Racks {
 impl Racks {
     /// The racks holding a replica of `p` (empty when unknown).
     pub fn of_partition(&self, p: PartitionIdx) -> &[RackIdx] {
-        let (Some(&start), Some(&end)) = (self.offsets.get(p.ix()), self.offsets.get(p.ix() + 1))
-        else {
+        let (Some(&start), Some(&end)) = (self.offsets.get(p.ix()), self.offsets.get(p.ix() + 1)) else {
             return &[];
         };
         self.ids.get(start as usize..end as usize).unwrap_or(&[])
@@ -91,23 +90,15 @@ impl Racks {
 }
 
 impl<'a> Prepared<'a> {
-    pub fn new(
-        topics: &[&'a Topic],
-        subscriptions: &'a [Subscription],
-    ) -> Result<Self, AssignError> {
+    pub fn new(topics: &[&'a Topic], subscriptions: &'a [Subscription]) -> Result<Self, AssignError> {
         let mut topic_by_name = HashMap::with_capacity(topics.len());
         let mut infos = Vec::with_capacity(topics.len());
         let mut total: u64 = 0;
         for (i, topic) in topics.iter().enumerate() {
-            if topic_by_name
-                .insert(topic.name.as_str(), TopicIdx(i as u32))
-                .is_some()
-            {
+            if topic_by_name.insert(topic.name.as_str(), TopicIdx(i as u32)).is_some() {
                 return Err(AssignError::DuplicateTopic(topic.name.clone()));
             }
-            if !topic.replica_racks.is_empty()
-                && topic.replica_racks.len() != topic.partitions as usize
-            {
+            if !topic.replica_racks.is_empty() && topic.replica_racks.len() != topic.partitions as usize {
                 return Err(AssignError::RackListLength {
                     topic: topic.name.clone(),
                     partitions: topic.partitions,
@@ -136,10 +127,7 @@ impl<'a> Prepared<'a> {
         }
         let mut partition_topic = Vec::with_capacity(total as usize);
         for (t, info) in infos.iter().enumerate() {
-            partition_topic.extend(std::iter::repeat_n(
-                TopicIdx(t as u32),
-                info.partitions as usize,
-            ));
+            partition_topic.extend(std::iter::repeat_n(TopicIdx(t as u32), info.partitions as usize));
         }
 
         let mut seen = HashSet::with_capacity(subscriptions.len());
@@ -167,19 +155,14 @@ impl<'a> Prepared<'a> {
             }
         }
         let mut by_id: Vec<usize> = (0..subscriptions.len()).collect();
-        by_id.sort_by(|&a, &b| {
-            java::cmp_str(&subscriptions[a].member_id, &subscriptions[b].member_id)
-        });
+        by_id.sort_by(|&a, &b| java::cmp_str(&subscriptions[a].member_id, &subscriptions[b].member_id));
         let mut member_rank = vec![0u32; subscriptions.len()];
         for (rank, &m) in by_id.iter().enumerate() {
             if let Some(slot) = member_rank.get_mut(m) {
                 *slot = rank as u32;
             }
         }
-        let member_hash = subscriptions
-            .iter()
-            .map(|s| java::string_hash(&s.member_id))
-            .collect();
+        let member_hash = subscriptions.iter().map(|s| java::string_hash(&s.member_id)).collect();
         let racks = Racks::new(topics, subscriptions, total as usize);
         Ok(Prepared {
             topics: infos,
@@ -207,9 +190,7 @@ impl<'a> Prepared<'a> {
     }
 
     pub fn member_id(&self, m: MemberIdx) -> &'a str {
-        self.subscriptions
-            .get(m.ix())
-            .map_or("", |s| s.member_id.as_str())
+        self.subscriptions.get(m.ix()).map_or("", |s| s.member_id.as_str())
     }
 
     pub fn subscription(&self, m: MemberIdx) -> &'a Subscription {
@@ -249,10 +230,7 @@ impl<'a> Prepared<'a> {
     /// Back to Kafka's naming, for output.
     pub fn topic_partition(&self, p: PartitionIdx) -> TopicPartition {
         let info = self.topic(self.topic_of(p));
-        TopicPartition {
-            topic: Arc::clone(&info.name),
-            partition: p.0 - info.first,
-        }
+        TopicPartition { topic: Arc::clone(&info.name), partition: p.0 - info.first }
     }
 
     /// Java order of (topic, partition) as a sortable key.
@@ -274,10 +252,8 @@ impl Racks {
             *names.entry(name.to_owned()).or_insert(next)
         };
         // Kafka treats an empty rack id as no rack.
-        let member: Vec<Option<RackIdx>> = subscriptions
-            .iter()
-            .map(|s| s.rack.as_deref().filter(|r| !r.is_empty()).map(&mut intern))
-            .collect();
+        let member: Vec<Option<RackIdx>> =
+            subscriptions.iter().map(|s| s.rack.as_deref().filter(|r| !r.is_empty()).map(&mut intern)).collect();
         let mut offsets = Vec::new();
         let mut ids = Vec::new();
         if topics.iter().any(|t| !t.replica_racks.is_empty()) {
@@ -285,17 +261,9 @@ impl Racks {
             offsets.push(0u32);
             for topic in topics {
                 for p in 0..topic.partitions as usize {
-                    let mut row: Vec<RackIdx> =
-                        topic
-                            .replica_racks
-                            .get(p)
-                            .map_or_else(Vec::new, |replicas| {
-                                replicas
-                                    .iter()
-                                    .filter(|r| !r.is_empty())
-                                    .map(|r| intern(r))
-                                    .collect()
-                            });
+                    let mut row: Vec<RackIdx> = topic.replica_racks.get(p).map_or_else(Vec::new, |replicas| {
+                        replicas.iter().filter(|r| !r.is_empty()).map(|r| intern(r)).collect()
+                    });
                     row.sort_unstable();
                     row.dedup();
                     ids.extend(row);
@@ -303,12 +271,7 @@ impl Racks {
                 }
             }
         }
-        Racks {
-            member,
-            offsets,
-            ids,
-            count: names.len(),
-        }
+        Racks { member, offsets, ids, count: names.len() }
     }
 }
 
@@ -325,7 +288,5 @@ pub(crate) fn use_rack_aware<'r>(
     if consumer_racks.is_disjoint(&union) {
         return false;
     }
-    partition_racks
-        .into_iter()
-        .any(|racks| racks.len() != union.len())
+    partition_racks.into_iter().any(|racks| racks.len() != union.len())
 }

@@ -85,10 +85,7 @@ pub(crate) fn assign<T: Tracer>(
     let members = member_order(g, hash_order);
     trace.record(|| Step::Order {
         name: "members (static by group.instance.id first, then by member.id)".into(),
-        items: members
-            .iter()
-            .map(|&m| g.member_id(m).to_string())
-            .collect(),
+        items: members.iter().map(|&m| g.member_id(m).to_string()).collect(),
     });
     let mut position = vec![0usize; g.member_count()];
     for (i, m) in members.iter().enumerate() {
@@ -132,14 +129,8 @@ fn topic_state(g: &Prepared, position: &[usize], topic: TopicIdx) -> TopicState 
     consumers.sort_by_key(|m| position[m.ix()]);
     let n = g.topic(topic).partitions;
     let k = consumers.len() as u32;
-    let consumer_racks: HashSet<RackIdx> = consumers
-        .iter()
-        .filter_map(|&m| g.racks.member[m.ix()])
-        .collect();
-    let needs_rack = use_rack_aware(
-        &consumer_racks,
-        g.partitions_of(topic).map(|p| g.racks.of_partition(p)),
-    );
+    let consumer_racks: HashSet<RackIdx> = consumers.iter().filter_map(|&m| g.racks.member[m.ix()]).collect();
+    let needs_rack = use_rack_aware(&consumer_racks, g.partitions_of(topic).map(|p| g.racks.of_partition(p)));
     TopicState {
         topic,
         per_consumer: n.checked_div(k).unwrap_or(0),
@@ -164,15 +155,8 @@ fn assign_rack_aware<T: Tracer>(
     // Topics with the same subscribers and the same number of rack-annotated partitions.
     let mut groups: BTreeMap<(Vec<MemberIdx>, u32), Vec<usize>> = BTreeMap::new();
     for (i, s) in states.iter().enumerate() {
-        let rack_partitions = if s.consumers_have_racks {
-            g.topic(s.topic).partitions
-        } else {
-            0
-        };
-        groups
-            .entry((s.consumers.clone(), rack_partitions))
-            .or_default()
-            .push(i);
+        let rack_partitions = if s.consumers_have_racks { g.topic(s.topic).partitions } else { 0 };
+        groups.entry((s.consumers.clone(), rack_partitions)).or_default().push(i);
     }
     for ((consumers, size), topics) in groups {
         if topics.len() >= 2 {
@@ -198,11 +182,7 @@ fn assign_co_partitioned<T: Tracer>(
     trace.record(|| Step::Note {
         text: format!(
             "topics {} have the same subscribers and partition count: keep them co-partitioned",
-            topics
-                .iter()
-                .map(|&i| g.topic(states[i].topic).name.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            topics.iter().map(|&i| g.topic(states[i].topic).name.to_string()).collect::<Vec<_>>().join(", ")
         ),
     });
     let mut remaining: Vec<usize> = (0..consumers.len()).collect();
@@ -264,19 +244,9 @@ fn assign_ranges<T: Tracer>(
             continue;
         }
         let taken: Vec<PartitionIdx> = if rack_only {
-            s.unassigned
-                .iter()
-                .copied()
-                .filter(|&p| racks_match(g, member, p))
-                .take(quota)
-                .collect()
+            s.unassigned.iter().copied().filter(|&p| racks_match(g, member, p)).take(quota).collect()
         } else {
-            s.unassigned
-                .iter()
-                .skip(next)
-                .copied()
-                .take(quota)
-                .collect()
+            s.unassigned.iter().skip(next).copied().take(quota).collect()
         };
         if taken.is_empty() {
             continue;
@@ -289,10 +259,7 @@ fn assign_ranges<T: Tracer>(
         }
         if trace.enabled() {
             for &p in &taken {
-                trace.record(|| Step::Assign {
-                    partition: g.topic_partition(p),
-                    member: g.member_id(member).into(),
-                });
+                trace.record(|| Step::Assign { partition: g.topic_partition(p), member: g.member_id(member).into() });
             }
         }
     }

@@ -11,32 +11,20 @@ use crate::prepared::{MemberIdx, PartitionIdx, Prepared, TopicIdx};
 use crate::range::member_order;
 use crate::trace::{SkipReason, Step, Tracer};
 
-pub(crate) fn assign<T: Tracer>(
-    g: &Prepared,
-    hash_order: &[MemberIdx],
-    trace: &mut T,
-) -> Vec<Vec<PartitionIdx>> {
+pub(crate) fn assign<T: Tracer>(g: &Prepared, hash_order: &[MemberIdx], trace: &mut T) -> Vec<Vec<PartitionIdx>> {
     let members = member_order(g, hash_order);
     let mut lists: Vec<Vec<PartitionIdx>> = vec![Vec::new(); g.member_count()];
     // The union of the members' topics that exist, in topic-name order.
-    let mut topics: Vec<TopicIdx> = (0..g.topics.len() as u32)
-        .map(TopicIdx)
-        .filter(|&t| !g.topic_subscribers[t.ix()].is_empty())
-        .collect();
+    let mut topics: Vec<TopicIdx> =
+        (0..g.topics.len() as u32).map(TopicIdx).filter(|&t| !g.topic_subscribers[t.ix()].is_empty()).collect();
     topics.sort_by_key(|&t| g.topic(t).rank);
     trace.record(|| Step::Order {
         name: "members (static by group.instance.id first, then by member.id)".into(),
-        items: members
-            .iter()
-            .map(|&m| g.member_id(m).to_string())
-            .collect(),
+        items: members.iter().map(|&m| g.member_id(m).to_string()).collect(),
     });
     trace.record(|| Step::Order {
         name: "topics by name".into(),
-        items: topics
-            .iter()
-            .map(|&t| g.topic(t).name.to_string())
-            .collect(),
+        items: topics.iter().map(|&t| g.topic(t).name.to_string()).collect(),
     });
     if members.is_empty() {
         return lists;
@@ -65,10 +53,7 @@ pub(crate) fn assign<T: Tracer>(
             }
             let m = members[cursor];
             lists[m.ix()].push(p);
-            trace.record(|| Step::Assign {
-                partition: g.topic_partition(p),
-                member: g.member_id(m).into(),
-            });
+            trace.record(|| Step::Assign { partition: g.topic_partition(p), member: g.member_id(m).into() });
             cursor = (cursor + 1) % members.len();
         }
     }

@@ -53,11 +53,7 @@ pub enum SkipReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LossReason {
     /// Another member claimed it with a higher generation (KAFKA-12984, KAFKA-14639).
-    OlderGeneration {
-        winner: String,
-        winner_generation: i32,
-        generation: i32,
-    },
+    OlderGeneration { winner: String, winner_generation: i32, generation: i32 },
     /// Two members claimed it in the same generation: neither keeps it (KAFKA-14639).
     ClaimedTwice { other: String, generation: i32 },
     /// The member no longer subscribes to the topic.
@@ -77,65 +73,30 @@ pub enum Step {
     /// A sorted order the strategy is about to walk (members, partitions, topics).
     Order { name: String, items: Vec<String> },
     /// Range: how many partitions of `topic` each of its consumers gets.
-    RangeQuota {
-        topic: String,
-        consumers: usize,
-        per_consumer: u32,
-        extra: u32,
-    },
+    RangeQuota { topic: String, consumers: usize, per_consumer: u32, extra: u32 },
     /// Sticky: every member ends with `min` or `max` partitions; `expected_at_max` of them with `max`.
-    StickyQuota {
-        min: u32,
-        max: u32,
-        expected_at_max: u32,
-    },
+    StickyQuota { min: u32, max: u32, expected_at_max: u32 },
     /// `member` was considered for `partition` and passed over.
-    Skip {
-        partition: TopicPartition,
-        member: String,
-        reason: SkipReason,
-    },
+    Skip { partition: TopicPartition, member: String, reason: SkipReason },
     /// `partition` is given to `member` (appended to its list).
-    Assign {
-        partition: TopicPartition,
-        member: String,
-    },
+    Assign { partition: TopicPartition, member: String },
     /// `member` keeps `partition`, which it owned before (appended to its list).
-    Keep {
-        partition: TopicPartition,
-        member: String,
-    },
+    Keep { partition: TopicPartition, member: String },
     /// `member` loses a partition it claimed.
-    Lose {
-        partition: TopicPartition,
-        member: String,
-        reason: LossReason,
-    },
+    Lose { partition: TopicPartition, member: String, reason: LossReason },
     /// Balancing: `partition` moves from `from` to `to` (removed there, appended here).
-    Move {
-        partition: TopicPartition,
-        from: String,
-        to: String,
-    },
+    Move { partition: TopicPartition, from: String, to: String },
     /// `partition` is taken back from `member` (removed from its list).
-    Revoke {
-        partition: TopicPartition,
-        member: String,
-    },
+    Revoke { partition: TopicPartition, member: String },
     /// Cooperative: `partition` is withheld from `to` this round, since `from` must revoke it first.
-    Withhold {
-        partition: TopicPartition,
-        from: String,
-        to: String,
-    },
+    Withhold { partition: TopicPartition, from: String, to: String },
     /// Every member's list is sorted by (topic, partition).
     SortLists,
 }
 
 /// Rebuilds the assignment a trace describes: for every member in `members`, its list.
 pub fn replay(members: &[String], steps: &[Step]) -> BTreeMap<String, Vec<TopicPartition>> {
-    let mut lists: BTreeMap<String, Vec<TopicPartition>> =
-        members.iter().map(|m| (m.clone(), Vec::new())).collect();
+    let mut lists: BTreeMap<String, Vec<TopicPartition>> = members.iter().map(|m| (m.clone(), Vec::new())).collect();
     for step in steps {
         apply(&mut lists, step);
     }
@@ -146,27 +107,15 @@ pub fn replay(members: &[String], steps: &[Step]) -> BTreeMap<String, Vec<TopicP
 pub fn apply(lists: &mut BTreeMap<String, Vec<TopicPartition>>, step: &Step) {
     match step {
         Step::Assign { partition, member } | Step::Keep { partition, member } => {
-            lists
-                .entry(member.clone())
-                .or_default()
-                .push(partition.clone());
+            lists.entry(member.clone()).or_default().push(partition.clone());
         }
-        Step::Move {
-            partition,
-            from,
-            to,
-        } => {
+        Step::Move { partition, from, to } => {
             if let Some(list) = lists.get_mut(from) {
                 list.retain(|tp| tp != partition);
             }
             lists.entry(to.clone()).or_default().push(partition.clone());
         }
-        Step::Revoke { partition, member }
-        | Step::Withhold {
-            partition,
-            to: member,
-            ..
-        } => {
+        Step::Revoke { partition, member } | Step::Withhold { partition, to: member, .. } => {
             if let Some(list) = lists.get_mut(member) {
                 list.retain(|tp| tp != partition);
             }

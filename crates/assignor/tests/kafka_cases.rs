@@ -45,9 +45,7 @@ struct CaseUserData {
 }
 
 fn tps(list: &[(String, u32)]) -> Vec<TopicPartition> {
-    list.iter()
-        .map(|(t, p)| TopicPartition::new(t.as_str(), *p))
-        .collect()
+    list.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect()
 }
 
 fn load(file: &str) -> Vec<Case> {
@@ -78,13 +76,8 @@ fn inputs(case: &Case) -> (Strategy, Vec<Topic>, Vec<Subscription>) {
             owned_partitions: tps(&m.owned),
             generation: m.generation.filter(|&g| g != -1),
             user_data: m.user_data.as_ref().map(|u| match (&u.owned, strategy) {
-                (Some(owned), _) => UserData::Sticky {
-                    partitions: tps(owned),
-                    generation: u.generation,
-                },
-                (None, _) => UserData::Cooperative {
-                    generation: u.generation.unwrap_or(-1),
-                },
+                (Some(owned), _) => UserData::Sticky { partitions: tps(owned), generation: u.generation },
+                (None, _) => UserData::Cooperative { generation: u.generation.unwrap_or(-1) },
             }),
         })
         .collect();
@@ -96,11 +89,8 @@ fn check_cases(file: &str) {
     let mut failures = Vec::new();
     for case in &cases {
         let (strategy, topics, subscriptions) = inputs(case);
-        let expected: BTreeMap<String, Vec<TopicPartition>> = case
-            .expected
-            .iter()
-            .map(|(m, list)| (m.clone(), tps(list)))
-            .collect();
+        let expected: BTreeMap<String, Vec<TopicPartition>> =
+            case.expected.iter().map(|(m, list)| (m.clone(), tps(list))).collect();
         match assign_subscriptions(strategy, &topics, &subscriptions) {
             Err(e) => failures.push(format!("{} ({}): error {e}", case.name, case.source)),
             Ok(got) => {
@@ -111,12 +101,10 @@ fn check_cases(file: &str) {
                     ));
                 }
                 if let Some(transferring) = &case.expected_transferring {
-                    let got_transferring: Option<BTreeMap<String, String>> =
-                        got.transferring.as_ref().map(|t| {
-                            t.iter()
-                                .map(|(tp, m)| (tp.to_string(), m.clone()))
-                                .collect()
-                        });
+                    let got_transferring: Option<BTreeMap<String, String>> = got
+                        .transferring
+                        .as_ref()
+                        .map(|t| t.iter().map(|(tp, m)| (tp.to_string(), m.clone())).collect());
                     if &got_transferring != transferring {
                         failures.push(format!(
                             "{}: transferring expected {:?}, got {:?}",
