@@ -1,1 +1,199 @@
-//! Rebalance diffs (placeholder).
+//! A rebalance as the members live through it: the assignor's rounds, what each member keeps,
+//! revokes and gains, and what stops being processed meanwhile.
+//!
+//! - EAGER: every member revokes everything before it rejoins (stop-the-world), so everything that was
+//!   owned pauses, moved or not.
+//! - COOPERATIVE (KIP-429): members keep their partitions while the group rebalances. A partition
+//!   that changes owner is withheld in the first round; its old owner revokes it and rejoins at once,
+//!   and the follow-up rebalance hands it to its new owner. Only those partitions pause.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::AssignError;
+use crate::model::{Assignment, Group, TopicPartition};
+use crate::protocol::RebalanceProtocol;
+use crate::Strategy;
+
+/// Member id to its partitions.
+pub type Lists = BTreeMap<String, Vec<TopicPartition>>;
+
+/// How many follow-up rebalances a cooperative group may need before we call it stuck. One is
+/// enough in practice; Kafka's own test harness allows four.
+pub const MAX_ROUNDS: usize = 8;
+
+/// One member's view of the change from one assignment to another.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberChange {
+    /// Held before and after.
+    pub kept: Vec<TopicPartition>,
+    /// Held before, not after.
+    pub revoked: Vec<TopicPartition>,
+    /// Held after, not before.
+    pub added: Vec<TopicPartition>,
+}
+
+/// A partition that changed owner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    pub partition: TopicPartition,
+    pub from: String,
+    /// `None` while a cooperative round withholds it.
+    pub to: Option<String>,
+}
+
+/// The change between two assignments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff {
+    /// Every member of either side, by id.
+    pub members: BTreeMap<String, MemberChange>,
+    /// Partitions owned before by one member and after by another (or by none), in partition order.
+    pub moved: Vec<Moved>,
+}
+
+impl Diff {
+    pub fn revoked_count(&self) -> usize {
+        self.members.values().map(|c| c.revoked.len()).sum()
+    }
+}
+
+/// The change from `before` to `after`, per member and per partition.
+pub fn diff(before: &Lists, after: &Lists) -> Diff {
+    let owner = |lists: &Lists| -> BTreeMap<TopicPartition, String> {
+        lists.iter().flat_map(|(m, list)| list.iter().map(move |tp| (tp.clone(), m.clone()))).collect()
+    };
+    let (old_owner, new_owner) = (owner(before), owner(after));
+    let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    let empty = Vec::new();
+    let members = ids
+        .into_iter()
+        .map(|id| {
+            let was = before.get(id).unwrap_or(&empty);
+            let is = after.get(id).unwrap_or(&empty);
+            let was_set: BTreeSet<&TopicPartition> = was.iter().collect();
+            let is_set: BTreeSet<&TopicPartition> = is.iter().collect();
+            let change = MemberChange {
+                kept: is.iter().filter(|tp| was_set.contains(tp)).cloned().collect(),
+                revoked: was.iter().filter(|tp| !is_set.contains(tp)).cloned().collect(),
+                added: is.iter().filter(|tp| !was_set.contains(tp)).cloned().collect(),
+            };
+            (id.clone(), change)
+        })
+        .collect();
+    let moved = old_owner
+        .iter()
+        .filter_map(|(tp, from)| {
+            let to = new_owner.get(tp);
+            (to != Some(from)).then(|| Moved { partition: tp.clone(), from: from.clone(), to: to.cloned() })
+        })
+        .collect();
+    Diff { members, moved }
+}
+
+/// One JoinGroup/SyncGroup round of a rebalance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub generation: i32,
+    pub assignment: Assignment,
+    /// From what the members owned going in to what they were given.
+    pub diff: Diff,
+}
+
+/// A whole rebalance under one strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rebalance {
+    pub strategy: Strategy,
+    pub protocol: RebalanceProtocol,
+    /// What every member (and every member that left) owned before.
+    pub before: Lists,
+    /// At least one round; cooperative rebalances add follow-ups until nothing is revoked.
+    pub rounds: Vec<Round>,
+    /// What each member stops processing while the group rebalances: under EAGER all it owned;
+    /// under COOPERATIVE only what it gives up.
+    pub paused: Lists,
+    /// From `before` to the final assignment.
+    pub diff: Diff,
+    /// False when a cooperative group still revoked partitions after [`MAX_ROUNDS`] rounds.
+    pub settled: bool,
+}
+
+impl Rebalance {
+    /// The assignment the group ends with.
+    pub fn result(&self) -> &Lists {
+        // `rounds` is never empty: `rebalance` pushes the first round before returning.
+        &self.rounds.last().map_or(&EMPTY, |r| &r.assignment).members
+    }
+
+    pub fn paused_count(&self) -> usize {
+        self.paused.values().map(Vec::len).sum()
+    }
+}
+
+static EMPTY: Assignment =
+    Assignment { members: BTreeMap::new(), transferring: None, withheld: BTreeMap::new() };
+
+/// Rebalances `group` under `strategy`: each member owns `owned` from `generation`; `departed`
+/// lists what members that left the group owned (they are part of the diff, not of the group).
+pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<Rebalance, AssignError> {
+    let protocol = strategy.supported_protocols().first().copied().unwrap_or(RebalanceProtocol::Eager);
+    let mut before: Lists = departed.clone();
+    for m in &group.members {
+        before.insert(m.id.clone(), m.owned.clone());
+    }
+    let mut generation = group.members.iter().filter_map(|m| m.generation).max().map_or(1, |g| g.saturating_add(1));
+    let mut current = group.clone();
+    let mut going_in = before.clone();
+    let mut rounds = Vec::new();
+    let mut paused: Lists = group.members.iter().map(|m| (m.id.clone(), Vec::new())).collect();
+    loop {
+        let assignment = crate::assign(strategy, &current)?;
+        let round_diff = diff(&going_in, &assignment.members);
+        for (id, change) in &round_diff.members {
+            if let Some(list) = paused.get_mut(id) {
+                match protocol {
+                    RebalanceProtocol::Eager => list.extend(change.kept.iter().chain(&change.revoked).cloned()),
+                    RebalanceProtocol::Cooperative => list.extend(change.revoked.iter().cloned()),
+                }
+            }
+        }
+        let revoked_any = protocol == RebalanceProtocol::Cooperative
+            && round_diff.members.iter().any(|(id, c)| !c.revoked.is_empty() && !departed.contains_key(id));
+        let withheld_any = !assignment.withheld.is_empty();
+        going_in = assignment.members.clone();
+        rounds.push(Round { generation, assignment, diff: round_diff });
+        if !(revoked_any || withheld_any) || rounds.len() >= MAX_ROUNDS {
+            break;
+        }
+        // The follow-up: everyone rejoins owning exactly what the last round gave it.
+        generation = generation.saturating_add(1);
+        for m in &mut current.members {
+            m.owned = going_in.get(&m.id).cloned().unwrap_or_default();
+            m.generation = Some(generation - 1);
+        }
+    }
+    let settled = rounds.last().is_some_and(|r| r.assignment.withheld.is_empty() && r.diff.revoked_count() == 0)
+        || protocol == RebalanceProtocol::Eager
+        || rounds.len() < MAX_ROUNDS;
+    let last = rounds.last().map(|r| r.assignment.members.clone()).unwrap_or_default();
+    let diff = diff(&before, &last);
+    Ok(Rebalance { strategy, protocol, before, rounds, paused, diff, settled })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tp(t: &str, p: u32) -> TopicPartition {
+        TopicPartition::new(t, p)
+    }
+
+    #[test]
+    fn diff_splits_kept_revoked_added_and_lists_moves() {
+        let before: Lists = [("a".into(), vec![tp("t", 0), tp("t", 1)]), ("b".into(), vec![tp("t", 2)])].into();
+        let after: Lists = [("a".into(), vec![tp("t", 0)]), ("b".into(), vec![tp("t", 2), tp("t", 1)])].into();
+        let d = diff(&before, &after);
+        assert_eq!(d.members["a"].kept, vec![tp("t", 0)]);
+        assert_eq!(d.members["a"].revoked, vec![tp("t", 1)]);
+        assert_eq!(d.members["b"].added, vec![tp("t", 1)]);
+        assert_eq!(d.moved, vec![Moved { partition: tp("t", 1), from: "a".into(), to: Some("b".into()) }]);
+    }
+}
