@@ -1,1 +1,226 @@
-//! The validator (placeholder).
+//! One validator and one set of balance metrics, shared by the tests, the CLI and the playground.
+//!
+//! [`violations`] lists what no assignment may do (a partition twice, to a non-subscriber, one that
+//! does not exist, a subscribed partition left out without cooperative withholding it) and where the
+//! sticky assignors break their balance promise. [`metrics`] measures what a person compares
+//! strategies by: spread, the most loaded member, idle members, cross-rack fetches, moves.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::model::{Assignment, Group, TopicPartition};
+use crate::rebalance::Lists;
+use crate::Strategy;
+
+/// Something an assignment must not do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// The partition is in more than one member's list (or twice in one).
+    Duplicate { partition: TopicPartition, members: Vec<String> },
+    /// The member does not subscribe to the partition's topic.
+    NotSubscribed { partition: TopicPartition, member: String },
+    /// No such partition exists (or the member is not in the group).
+    Unknown { partition: TopicPartition, member: String },
+    /// A subscribed partition is assigned to no one and not withheld by a cooperative round.
+    Unassigned { partition: TopicPartition },
+    /// The sticky promise (Kafka's `verifyValidityAndBalance`): members whose counts differ by more
+    /// than one share no topic, else a partition of it could have moved to the lighter one.
+    Unbalanced { heavier: String, lighter: String, topic: String },
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Violation::Duplicate { partition, members } => {
+                write!(f, "{partition} is assigned more than once ({})", members.join(", "))
+            }
+            Violation::NotSubscribed { partition, member } => {
+                write!(f, "{partition} is assigned to {member}, which does not subscribe to its topic")
+            }
+            Violation::Unknown { partition, member } => write!(f, "{member} holds {partition}, which does not exist"),
+            Violation::Unassigned { partition } => write!(f, "{partition} is subscribed but assigned to no one"),
+            Violation::Unbalanced { heavier, lighter, topic } => write!(
+                f,
+                "{heavier} has at least two more partitions than {lighter}, yet both hold partitions of {topic}"
+            ),
+        }
+    }
+}
+
+/// Everything `assignment` does wrong for `group`. `strategy` decides whether the sticky balance
+/// promise applies (it does not to a cooperative round that withholds partitions).
+pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) -> Vec<Violation> {
+    let partitions: HashMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+    let subscribed: HashMap<&str, HashSet<&str>> =
+        group.members.iter().map(|m| (m.id.as_str(), m.topics.iter().map(String::as_str).collect())).collect();
+    let mut out = Vec::new();
+    let mut holders: BTreeMap<&TopicPartition, Vec<&str>> = BTreeMap::new();
+    for (member, list) in &assignment.members {
+        for tp in list {
+            holders.entry(tp).or_default().push(member);
+            let exists = partitions.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
+            match subscribed.get(member.as_str()) {
+                Some(topics) if exists => {
+                    if !topics.contains(&*tp.topic) {
+                        out.push(Violation::NotSubscribed { partition: tp.clone(), member: member.clone() });
+                    }
+                }
+                _ => out.push(Violation::Unknown { partition: tp.clone(), member: member.clone() }),
+            }
+        }
+    }
+    for (tp, members) in &holders {
+        if members.len() > 1 {
+            out.push(Violation::Duplicate {
+                partition: (*tp).clone(),
+                members: members.iter().map(|m| m.to_string()).collect(),
+            });
+        }
+    }
+    let wanted: HashSet<&str> = group.members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect();
+    for topic in group.topics.iter().filter(|t| wanted.contains(t.name.as_str())) {
+        for p in 0..topic.partitions {
+            let tp = TopicPartition::new(topic.name.as_str(), p);
+            if !holders.contains_key(&tp) && !assignment.withheld.contains_key(&tp) {
+                out.push(Violation::Unassigned { partition: tp });
+            }
+        }
+    }
+    let sticky = matches!(strategy, Strategy::Sticky | Strategy::CooperativeSticky);
+    if sticky && assignment.withheld.is_empty() {
+        out.extend(balance_violations(&assignment.members));
+    }
+    out
+}
+
+fn balance_violations(lists: &Lists) -> Vec<Violation> {
+    let topics: Vec<(&String, usize, HashSet<&str>)> =
+        lists.iter().map(|(m, list)| (m, list.len(), list.iter().map(|tp| &*tp.topic).collect())).collect();
+    let mut out = Vec::new();
+    for (i, (a, a_len, a_topics)) in topics.iter().enumerate() {
+        for (b, b_len, b_topics) in topics.iter().skip(i + 1) {
+            if a_len.abs_diff(*b_len) <= 1 {
+                continue;
+            }
+            let (heavier, lighter) = if a_len > b_len { (a, b) } else { (b, a) };
+            let mut shared: Vec<&&str> = a_topics.intersection(b_topics).collect();
+            shared.sort();
+            if let Some(topic) = shared.first() {
+                out.push(Violation::Unbalanced {
+                    heavier: heavier.to_string(),
+                    lighter: lighter.to_string(),
+                    topic: topic.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What a person compares strategies by.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metrics {
+    /// Partitions each member holds.
+    pub counts: BTreeMap<String, usize>,
+    pub min: usize,
+    pub max: usize,
+    /// The members holding `max`.
+    pub most_loaded: Vec<String>,
+    /// Members holding nothing.
+    pub idle: Vec<String>,
+    /// Per topic, max − min partitions of it over the topic's subscribers.
+    pub topic_spread: BTreeMap<String, usize>,
+    /// Subscribed partitions no one holds (withheld ones included).
+    pub unassigned: usize,
+    /// Partitions held by a member whose rack has none of its replicas (only when racks are known).
+    pub cross_rack: usize,
+    /// Partitions in the assignment.
+    pub assigned: usize,
+}
+
+impl Metrics {
+    /// max − min over members.
+    pub fn spread(&self) -> usize {
+        self.max - self.min
+    }
+}
+
+/// Measures `lists` as an assignment of `group`.
+pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
+    let counts: BTreeMap<String, usize> =
+        group.members.iter().map(|m| (m.id.clone(), lists.get(&m.id).map_or(0, Vec::len))).collect();
+    let min = counts.values().copied().min().unwrap_or(0);
+    let max = counts.values().copied().max().unwrap_or(0);
+    let most_loaded =
+        if max > 0 { counts.iter().filter(|(_, &n)| n == max).map(|(m, _)| m.clone()).collect() } else { Vec::new() };
+    let idle = counts.iter().filter(|(_, &n)| n == 0).map(|(m, _)| m.clone()).collect();
+
+    let mut per_topic: HashMap<(&str, &str), usize> = HashMap::new();
+    for (member, list) in lists {
+        for tp in list {
+            *per_topic.entry((&*tp.topic, member.as_str())).or_default() += 1;
+        }
+    }
+    let mut topic_spread = BTreeMap::new();
+    let mut unassigned = 0;
+    let held: usize = lists.values().map(Vec::len).sum();
+    for topic in &group.topics {
+        let subscribers: Vec<&str> =
+            group.members.iter().filter(|m| m.topics.contains(&topic.name)).map(|m| m.id.as_str()).collect();
+        if subscribers.is_empty() {
+            continue;
+        }
+        let loads: Vec<usize> =
+            subscribers.iter().map(|m| per_topic.get(&(topic.name.as_str(), *m)).copied().unwrap_or(0)).collect();
+        let spread = loads.iter().max().unwrap_or(&0) - loads.iter().min().unwrap_or(&0);
+        topic_spread.insert(topic.name.clone(), spread);
+        let held_of_topic: usize = loads.iter().sum();
+        unassigned += (topic.partitions as usize).saturating_sub(held_of_topic);
+    }
+
+    let racks: HashMap<&str, &str> = group
+        .members
+        .iter()
+        .filter_map(|m| m.rack.as_deref().filter(|r| !r.is_empty()).map(|r| (m.id.as_str(), r)))
+        .collect();
+    let replicas: HashMap<&str, &Vec<Vec<String>>> = group
+        .topics
+        .iter()
+        .filter(|t| !t.replica_racks.is_empty())
+        .map(|t| (t.name.as_str(), &t.replica_racks))
+        .collect();
+    let mut cross_rack = 0;
+    if !racks.is_empty() && !replicas.is_empty() {
+        for (member, list) in lists {
+            let Some(rack) = racks.get(member.as_str()) else { continue };
+            for tp in list {
+                let Some(of_partition) = replicas.get(&*tp.topic).and_then(|r| r.get(tp.partition as usize)) else {
+                    continue;
+                };
+                if !of_partition.is_empty() && !of_partition.iter().any(|r| r == rack) {
+                    cross_rack += 1;
+                }
+            }
+        }
+    }
+    Metrics { counts, min, max, most_loaded, idle, topic_spread, unassigned, cross_rack, assigned: held }
+}
+
+/// Partitions that moved although they did not have to: a member that still subscribes to a
+/// partition it owned loses it, beyond what its new, smaller count forces it to give up.
+pub fn needless_moves(group: &Group, before: &Lists, after: &Lists) -> usize {
+    let count: HashMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+    let mut needless = 0;
+    for member in &group.members {
+        let Some(owned) = before.get(&member.id) else { continue };
+        let valid: Vec<&TopicPartition> = owned
+            .iter()
+            .filter(|tp| member.topics.iter().any(|t| **t == *tp.topic))
+            .filter(|tp| count.get(&*tp.topic).is_some_and(|&n| tp.partition < n))
+            .collect();
+        let now: HashSet<&TopicPartition> = after.get(&member.id).map(|l| l.iter().collect()).unwrap_or_default();
+        let lost = valid.iter().filter(|tp| !now.contains(**tp)).count();
+        let forced = valid.len().saturating_sub(now.len());
+        needless += lost.saturating_sub(forced);
+    }
+    needless
+}
