@@ -1,0 +1,203 @@
+//! The external formats, as serde DTOs. Core types are never serialized directly: a derived
+//! `Serialize` on them would silently become a compatibility promise.
+//!
+//! - [`Scenario`]: what the playground edits, exports and shares, and what `kap` reads. Versioned
+//!   (`"version": 1`); fields at their default are left out when written.
+//! - [`Snapshot`]: one group about to rebalance under one strategy, a JSON line of `kap batch`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The format version this build writes. Every version it ever wrote must still be read.
+pub const VERSION: u32 = 1;
+
+/// A consumer group being modelled: topics, consumers, and the assignment each strategy gave it
+/// last, which the next rebalance starts from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "version_one")]
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    /// A paragraph saying what the scenario shows.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
+    #[serde(default)]
+    pub topics: Vec<TopicSpec>,
+    #[serde(default)]
+    pub consumers: Vec<ConsumerSpec>,
+    /// The assignment before this rebalance, per strategy (absent: a fresh group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Previous>,
+    #[serde(default, skip_serializing_if = "View::is_default")]
+    pub view: View,
+}
+
+fn version_one() -> u32 {
+    1
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            version: VERSION,
+            title: String::new(),
+            notes: String::new(),
+            topics: Vec::new(),
+            consumers: Vec::new(),
+            previous: None,
+            view: View::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    pub name: String,
+    pub partitions: u32,
+    /// Replica racks, laid out round-robin: replica `i` of partition `p` is on
+    /// `racks[(p + i) % racks.len()]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<ReplicaLayout>,
+    /// Partitions whose replica racks differ from the layout (partition number to racks).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rack_overrides: BTreeMap<u32, Vec<String>>,
+}
+
+impl TopicSpec {
+    pub fn new(name: impl Into<String>, partitions: u32) -> Self {
+        TopicSpec { name: name.into(), partitions, replicas: None, rack_overrides: BTreeMap::new() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplicaLayout {
+    /// Replication factor.
+    pub factor: u32,
+    pub racks: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSpec {
+    /// The `member.id`.
+    pub id: String,
+    /// `group.instance.id`, for a static member (KIP-345).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+    /// `client.rack` (KIP-881).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack: Option<String>,
+    /// Topics subscribed to by name.
+    #[serde(default)]
+    pub topics: Vec<String>,
+    /// Pattern subscriptions (Java regular expressions matched against whole topic names), which
+    /// also pick up topics created later.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patterns: Vec<String>,
+    /// `partition.assignment.strategy`, preferred first; by default Kafka 3.0+'s
+    /// `[range, cooperative-sticky]`.
+    #[serde(default = "default_strategies", skip_serializing_if = "is_default_strategies")]
+    pub strategies: Vec<String>,
+}
+
+impl ConsumerSpec {
+    pub fn new(id: impl Into<String>, topics: &[&str]) -> Self {
+        ConsumerSpec {
+            id: id.into(),
+            instance_id: None,
+            rack: None,
+            topics: topics.iter().map(|t| t.to_string()).collect(),
+            patterns: Vec::new(),
+            strategies: default_strategies(),
+        }
+    }
+}
+
+/// Kafka 3.0+'s default `partition.assignment.strategy`.
+pub fn default_strategies() -> Vec<String> {
+    vec!["range".into(), "cooperative-sticky".into()]
+}
+
+fn is_default_strategies(list: &[String]) -> bool {
+    list == default_strategies().as_slice()
+}
+
+/// The assignment before this rebalance.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Previous {
+    /// The generation the previous assignment was made in.
+    pub generation: i32,
+    /// Per strategy name, member id to its partitions in the order Kafka listed them. Members no
+    /// longer among the consumers have left the group (a crash, a scale-in).
+    pub assignments: BTreeMap<String, BTreeMap<String, Vec<(String, u32)>>>,
+}
+
+/// What the page shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    /// The strategy panels shown, in order; empty means all four.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strategies: Vec<String>,
+    /// Whether the rebalance diff is shown.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub diff: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View { strategies: Vec::new(), diff: true }
+    }
+}
+
+impl View {
+    pub fn is_default(&self) -> bool {
+        *self == View::default()
+    }
+}
+
+/// One group snapshot of `kap batch`: the group about to rebalance under `strategy`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<serde_json::Value>,
+    pub strategy: String,
+    /// Topic name to partition count.
+    pub topics: BTreeMap<String, u32>,
+    /// Per topic, per partition, the racks of its replicas.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub partition_racks: BTreeMap<String, Vec<Vec<String>>>,
+    /// In JoinGroup order.
+    pub members: Vec<SnapshotMember>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotMember {
+    pub id: String,
+    #[serde(default)]
+    pub instance_id: Option<String>,
+    #[serde(default)]
+    pub rack: Option<String>,
+    #[serde(default)]
+    pub topics: Vec<String>,
+    /// What the member owned before this rebalance.
+    #[serde(default)]
+    pub owned: Vec<(String, u32)>,
+    /// The generation of that ownership; `null` for none.
+    #[serde(default)]
+    pub generation: Option<i32>,
+}

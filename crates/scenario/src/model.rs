@@ -1,0 +1,230 @@
+//! From the external formats to the core's [`assignor::Group`], and back.
+
+use std::collections::{BTreeMap, HashSet};
+
+use assignor::protocol::{self, Selection};
+use assignor::rebalance::{self, Lists, Rebalance};
+use assignor::{AssignError, Group, Member, Strategy, Topic, TopicPartition};
+
+use crate::format::{Previous, Scenario, Snapshot, TopicSpec};
+use crate::validate::{self, compile_pattern, Problem};
+
+/// A validated scenario, resolved: racks laid out, patterns matched, strategies parsed.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub topics: Vec<Topic>,
+    /// The consumers as members, owning nothing yet, in JoinGroup order.
+    pub members: Vec<Member>,
+    /// Each consumer's `partition.assignment.strategy`, in JoinGroup order.
+    pub strategies: Vec<(String, Vec<Strategy>)>,
+    pub previous: Option<Previous>,
+}
+
+impl Model {
+    /// Resolves `scenario`, or says everything that stops it from running.
+    pub fn new(scenario: &Scenario) -> Result<Model, Vec<Problem>> {
+        let errors = validate::errors(scenario);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let topics: Vec<Topic> = scenario.topics.iter().map(resolve_topic).collect();
+        let members = scenario
+            .consumers
+            .iter()
+            .map(|c| {
+                let mut subscribed = c.topics.clone();
+                let patterns: Vec<regex_lite::Regex> =
+                    c.patterns.iter().filter_map(|p| compile_pattern(p).ok()).collect();
+                for topic in &scenario.topics {
+                    if patterns.iter().any(|re| re.is_match(&topic.name)) && !subscribed.contains(&topic.name) {
+                        subscribed.push(topic.name.clone());
+                    }
+                }
+                Member {
+                    id: c.id.clone(),
+                    instance_id: c.instance_id.clone(),
+                    rack: c.rack.clone().filter(|r| !r.is_empty()),
+                    topics: subscribed,
+                    owned: Vec::new(),
+                    generation: None,
+                }
+            })
+            .collect();
+        let strategies = scenario
+            .consumers
+            .iter()
+            .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|s| s.parse().ok()).collect()))
+            .collect();
+        Ok(Model { topics, members, strategies, previous: scenario.previous.clone() })
+    }
+
+    /// What the group's previous assignment under `strategy` was, member by member.
+    pub fn previous_lists(&self, strategy: Strategy) -> Lists {
+        let Some(previous) = &self.previous else { return Lists::new() };
+        previous
+            .assignments
+            .iter()
+            .find(|(name, _)| name.parse::<Strategy>().ok() == Some(strategy))
+            .map(|(_, lists)| {
+                lists
+                    .iter()
+                    .map(|(m, list)| {
+                        (m.clone(), list.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The group about to rebalance under `strategy`: each member owns what it held before, if
+    /// that still exists (a topic removed or recreated smaller takes its partitions with it).
+    pub fn group(&self, strategy: Strategy) -> Group {
+        let previous = self.previous_lists(strategy);
+        let generation = self.previous.as_ref().map(|p| p.generation);
+        let counts: std::collections::HashMap<&str, u32> =
+            self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+        let exists = |tp: &TopicPartition| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
+        let members = self
+            .members
+            .iter()
+            .map(|m| match previous.get(&m.id) {
+                Some(owned) => {
+                    Member { owned: owned.iter().filter(|tp| exists(tp)).cloned().collect(), generation, ..m.clone() }
+                }
+                None => m.clone(),
+            })
+            .collect();
+        Group { topics: self.topics.clone(), members }
+    }
+
+    /// What members that have left the group owned under `strategy`.
+    pub fn departed(&self, strategy: Strategy) -> Lists {
+        let present: HashSet<&str> = self.members.iter().map(|m| m.id.as_str()).collect();
+        self.previous_lists(strategy).into_iter().filter(|(m, _)| !present.contains(m.as_str())).collect()
+    }
+
+    /// The rebalance this scenario describes, under `strategy`.
+    pub fn rebalance(&self, strategy: Strategy) -> Result<Rebalance, AssignError> {
+        rebalance::rebalance(strategy, &self.group(strategy), &self.departed(strategy))
+    }
+
+    /// The coordinator's choice among the consumers' strategy lists.
+    pub fn selection(&self) -> Selection {
+        protocol::select(&self.strategies)
+    }
+}
+
+fn resolve_topic(spec: &TopicSpec) -> Topic {
+    let laid_out = spec.replicas.as_ref().filter(|l| !l.racks.is_empty() && l.factor > 0);
+    let replica_racks = if laid_out.is_none() && spec.rack_overrides.is_empty() {
+        Vec::new()
+    } else {
+        (0..spec.partitions)
+            .map(|p| match spec.rack_overrides.get(&p) {
+                Some(racks) => racks.clone(),
+                None => laid_out.map_or_else(Vec::new, |l| {
+                    (0..l.factor as usize)
+                        .filter_map(|i| l.racks.get((p as usize + i) % l.racks.len()).cloned())
+                        .collect()
+                }),
+            })
+            .collect()
+    };
+    Topic { name: spec.name.clone(), partitions: spec.partitions, replica_racks }
+}
+
+/// The scenario after `results` (one rebalance per strategy): their assignments become what each
+/// strategy's members own, in the generation the last round made.
+pub fn after_rebalance(scenario: &Scenario, results: &[Rebalance]) -> Scenario {
+    let generation = results.iter().flat_map(|r| r.rounds.last()).map(|r| r.generation).max().unwrap_or(1);
+    let assignments = results
+        .iter()
+        .map(|r| {
+            let lists = r
+                .result()
+                .iter()
+                .map(|(m, list)| (m.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect()))
+                .collect();
+            (r.strategy.name().to_string(), lists)
+        })
+        .collect();
+    Scenario { previous: Some(Previous { generation, assignments }), ..scenario.clone() }
+}
+
+impl Snapshot {
+    /// The strategy and group this snapshot describes, or what is wrong with it.
+    pub fn to_group(&self) -> Result<(Strategy, Group), String> {
+        let strategy: Strategy = self.strategy.parse()?;
+        let mut total: u64 = 0;
+        let mut topics = Vec::with_capacity(self.topics.len());
+        for (name, &partitions) in &self.topics {
+            if let Some(message) = validate::partition_count_problem(u64::from(partitions)) {
+                return Err(format!("topic {name:?}: {message}"));
+            }
+            total += u64::from(partitions);
+            let replica_racks = self.partition_racks.get(name).cloned().unwrap_or_default();
+            if !replica_racks.is_empty() && replica_racks.len() != partitions as usize {
+                return Err(format!(
+                    "partition_racks for {name:?} lists {} partitions, the topic has {partitions}",
+                    replica_racks.len()
+                ));
+            }
+            topics.push(Topic { name: name.clone(), partitions, replica_racks });
+        }
+        if total > assignor::MAX_PARTITIONS {
+            return Err(format!("{total} partitions in all; at most {}", assignor::MAX_PARTITIONS));
+        }
+        if let Some(unknown) = self.partition_racks.keys().find(|t| !self.topics.contains_key(*t)) {
+            return Err(format!("partition_racks names unknown topic {unknown:?}"));
+        }
+        let members = self
+            .members
+            .iter()
+            .map(|m| Member {
+                id: m.id.clone(),
+                instance_id: m.instance_id.clone(),
+                rack: m.rack.clone().filter(|r| !r.is_empty()),
+                topics: m.topics.clone(),
+                owned: m.owned.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect(),
+                generation: m.generation,
+            })
+            .collect();
+        Ok((strategy, Group { topics, members }))
+    }
+
+    /// The snapshot as a fresh scenario (no previous assignment), every strategy shown.
+    pub fn to_scenario(&self) -> Scenario {
+        let topics = self
+            .topics
+            .iter()
+            .map(|(name, &partitions)| {
+                let mut spec = TopicSpec::new(name.clone(), partitions);
+                if let Some(racks) = self.partition_racks.get(name) {
+                    spec.rack_overrides = racks.iter().enumerate().map(|(p, r)| (p as u32, r.clone())).collect();
+                }
+                spec
+            })
+            .collect();
+        let consumers = self
+            .members
+            .iter()
+            .map(|m| crate::format::ConsumerSpec {
+                id: m.id.clone(),
+                instance_id: m.instance_id.clone(),
+                rack: m.rack.clone(),
+                topics: m.topics.clone(),
+                patterns: Vec::new(),
+                strategies: crate::format::default_strategies(),
+            })
+            .collect();
+        Scenario { topics, consumers, ..Scenario::default() }
+    }
+}
+
+/// An assignment as the formats write it.
+pub fn lists_to_pairs(lists: &Lists) -> BTreeMap<String, Vec<(String, u32)>> {
+    lists
+        .iter()
+        .map(|(m, list)| (m.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect()))
+        .collect()
+}
