@@ -45,7 +45,7 @@ pub fn table_size(len: usize) -> usize {
 }
 
 /// The bucket index of a hash in a table of `capacity` (a power of two).
-fn bucket(hash: i32, capacity: usize) -> usize {
+pub(crate) fn bucket(hash: i32, capacity: usize) -> usize {
     let h = hash as u32;
     ((h ^ (h >> 16)) as usize) & (capacity - 1)
 }

@@ -1,8 +1,33 @@
-//! `sticky` and `cooperative-sticky` (placeholder while the port lands).
+//! `sticky` (KIP-54) and `cooperative-sticky` (KIP-429): as balanced as possible, and otherwise
+//! moving as few partitions as possible.
+//!
+//! With `t0` (3 partitions), consumers `C0` and `C1` subscribed to it, and `C0` having owned
+//! `[t0-0, t0-1, t0-2]`: the quotas are 1 and 2, `C0` keeps `[t0-0, t0-1]`, and `t0-2` moves to
+//! `C1`. Under `sticky` the result is `C0: [t0-0, t0-1]`, `C1: [t0-2]`; under
+//! `cooperative-sticky` `t0-2` is withheld this round (`C1: []`) so that `C0` revokes it first,
+//! and the follow-up rebalance gives it to `C1`.
+//!
+//! The phases, in Kafka's order:
+//! 1. previous ownership per strategy ([`member_data`]);
+//! 2. one pass in the leader's `HashMap` order: equal subscriptions? conflicting claims
+//!    ([`ownership`], KAFKA-12984, KAFKA-14639);
+//! 3. racks (KIP-881, [`racks`]);
+//! 4. the constrained builder when all subscriptions are equal ([`constrained`], KAFKA-9987,
+//!    KAFKA-12464, KAFKA-16277, KAFKA-15170), else the general one ([`general`], KIP-341,
+//!    KAFKA-15106, with [`movements`]);
+//! 5. `cooperative-sticky` only: withhold partitions that change owner ([`cooperative`]).
+
+mod constrained;
+mod cooperative;
+mod general;
+mod member_data;
+mod movements;
+mod ownership;
+mod racks;
 
 use crate::error::AssignError;
 use crate::prepared::{MemberIdx, PartitionIdx, Prepared};
-use crate::trace::Tracer;
+use crate::trace::{Step, Tracer};
 
 /// What a sticky-family run returns, in dense ids.
 pub(crate) struct StickyOutcome {
@@ -20,6 +45,33 @@ pub(crate) fn assign<T: Tracer>(
     cooperative: bool,
     trace: &mut T,
 ) -> Result<StickyOutcome, AssignError> {
-    let _ = (g, hash_order, cooperative, trace);
-    Err(AssignError::KafkaThrows("sticky not ported yet".into()))
+    trace.record(|| Step::Order {
+        name: "members in the leader's HashMap order".into(),
+        items: hash_order.iter().map(|&m| g.member_id(m).to_string()).collect(),
+    });
+    let data = member_data::read(g, cooperative)?;
+    let own = ownership::resolve(g, hash_order, &data, trace);
+    let racks = racks::RackView::new(g);
+    if racks.aware {
+        trace.record(|| Step::Note {
+            text: "some consumers' racks hold only some partitions' replicas: rack-aware (KIP-881)".into(),
+        });
+    }
+    let (mut lists, transferring) = if own.all_equal {
+        let built = constrained::build(g, hash_order, &own, &racks, trace)?;
+        (built.lists, Some(built.transferring))
+    } else {
+        (general::build(g, hash_order, &data, &own, &racks, trace)?, None)
+    };
+    let withheld = if cooperative {
+        let moving = match &transferring {
+            Some(moving) => moving.clone(),
+            None => cooperative::transferring(g, &data, &lists),
+        };
+        cooperative::withhold(g, &data, &mut lists, &moving, trace);
+        moving
+    } else {
+        Vec::new()
+    };
+    Ok(StickyOutcome { lists, transferring, withheld })
 }

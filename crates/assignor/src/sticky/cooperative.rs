@@ -1,0 +1,113 @@
+//! `cooperative-sticky`'s last step (KIP-429): a partition that changes owner is withheld from its
+//! new owner for this rebalance, so the old owner can revoke it first; the next rebalance hands
+//! it over. Two members never consume one partition at once.
+
+use super::member_data::MemberData;
+use crate::prepared::{MemberIdx, PartitionIdx, Prepared};
+use crate::trace::{Step, Tracer};
+
+const NONE: u32 = u32::MAX;
+
+/// Who claimed each partition in its `ownedPartitions` (the raw lists, conflicts not resolved).
+struct RawOwners {
+    first: Vec<u32>,
+    /// Further claimants of partitions claimed more than once.
+    more: Vec<(PartitionIdx, MemberIdx)>,
+}
+
+impl RawOwners {
+    fn new(g: &Prepared, data: &MemberData) -> Self {
+        let mut first = vec![NONE; g.partition_count()];
+        let mut more = Vec::new();
+        for m in g.members() {
+            for &p in &data.owned[m.ix()] {
+                if first[p.ix()] == NONE {
+                    first[p.ix()] = m.0;
+                } else if first[p.ix()] != m.0 {
+                    more.push((p, m));
+                }
+            }
+        }
+        more.sort_unstable();
+        more.dedup();
+        RawOwners { first, more }
+    }
+
+    fn owned_by(&self, p: PartitionIdx, m: MemberIdx) -> bool {
+        self.first[p.ix()] == m.0 || self.more.binary_search(&(p, m)).is_ok()
+    }
+
+    fn others(&self, p: PartitionIdx) -> impl Iterator<Item = MemberIdx> + '_ {
+        let start = self.more.partition_point(|&(q, _)| q < p);
+        let first = (self.first[p.ix()] != NONE).then_some(MemberIdx(self.first[p.ix()]));
+        first.into_iter().chain(self.more[start..].iter().take_while(move |&&(q, _)| q == p).map(|&(_, m)| m))
+    }
+}
+
+/// `computePartitionsTransferringOwnership`, for the general builder (which leaves the map
+/// null): partitions new to their owner that some other member owned and no longer has.
+pub(crate) fn transferring(
+    g: &Prepared,
+    data: &MemberData,
+    lists: &[Vec<PartitionIdx>],
+) -> Vec<(PartitionIdx, MemberIdx)> {
+    let raw = RawOwners::new(g, data);
+    let mut owner = vec![NONE; g.partition_count()];
+    for (m, list) in lists.iter().enumerate() {
+        for &p in list {
+            owner[p.ix()] = m as u32;
+        }
+    }
+    let mut revoked = vec![false; g.partition_count()];
+    for m in g.members() {
+        for &p in &data.owned[m.ix()] {
+            if owner[p.ix()] != m.0 {
+                revoked[p.ix()] = true;
+            }
+        }
+    }
+    let mut moving = Vec::new();
+    for (m, list) in lists.iter().enumerate() {
+        let m = MemberIdx(m as u32);
+        moving.extend(list.iter().filter(|&&p| revoked[p.ix()] && !raw.owned_by(p, m)).map(|&p| (p, m)));
+    }
+    moving
+}
+
+/// Removes each moving partition from its new owner's list.
+pub(crate) fn withhold<T: Tracer>(
+    g: &Prepared,
+    data: &MemberData,
+    lists: &mut [Vec<PartitionIdx>],
+    moving: &[(PartitionIdx, MemberIdx)],
+    trace: &mut T,
+) {
+    if moving.is_empty() {
+        return;
+    }
+    trace.record(|| Step::Note {
+        text: "partitions changing owner are withheld until their owner has revoked them (KIP-429)".into(),
+    });
+    let mut held = vec![false; g.partition_count()];
+    let mut members: Vec<MemberIdx> = Vec::new();
+    for &(p, m) in moving {
+        held[p.ix()] = true;
+        members.push(m);
+    }
+    if trace.enabled() {
+        let raw = RawOwners::new(g, data);
+        for &(p, to) in moving {
+            let from = raw.others(p).find(|&o| o != to);
+            trace.record(|| Step::Withhold {
+                partition: g.topic_partition(p),
+                from: from.map_or_else(String::new, |o| g.member_id(o).to_string()),
+                to: g.member_id(to).into(),
+            });
+        }
+    }
+    members.sort_unstable();
+    members.dedup();
+    for m in members {
+        lists[m.ix()].retain(|p| !held[p.ix()]);
+    }
+}
