@@ -1,1 +1,77 @@
-fn main() {}
+//! `kap`: Kafka's consumer partition assignors from the command line, for documentation authors,
+//! scripts and our own tests.
+//!
+//! - `kap batch` reads group snapshots as JSON lines and writes one result line per input.
+//! - `kap show FILE` prints every strategy side by side for a scenario or a snapshot.
+//! - `kap presets` lists the built-in scenarios; `kap preset ID` prints one as a scenario file.
+
+mod batch;
+mod input;
+mod show;
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "kap", version, about = "Kafka's consumer partition assignors, exactly as Kafka computes them")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Assign group snapshots read as JSON lines on stdin; one JSON line out per line in.
+    Batch,
+    /// Print every strategy's assignment (and rebalance) for a scenario or snapshot file.
+    Show {
+        /// A scenario file, a group snapshot (batch format), or `-` for stdin.
+        file: PathBuf,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the built-in preset scenarios.
+    Presets,
+    /// Print a preset as a scenario file.
+    Preset { id: String },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = match cli.command {
+        Command::Batch => {
+            let stdin = io::stdin();
+            batch::run(stdin.lock().lines(), &mut out)
+        }
+        Command::Show { file, json } => match input::read(&file) {
+            Ok(scenario) => show::run(&scenario, json, &mut out),
+            Err(message) => Err(message),
+        },
+        Command::Presets => {
+            let mut text = String::new();
+            for preset in scenario::presets::all() {
+                text.push_str(&format!("{:<22} {}\n", preset.id, preset.title));
+            }
+            out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+        }
+        Command::Preset { id } => match scenario::presets::find(&id) {
+            Some(preset) => {
+                preset.scenario().and_then(|s| writeln!(out, "{}", scenario::to_json(&s)).map_err(|e| e.to_string()))
+            }
+            None => Err(format!("no preset {id:?}; `kap presets` lists them")),
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("kap: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
