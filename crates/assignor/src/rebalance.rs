@@ -7,7 +7,7 @@
 //!   that changes owner is withheld in the first round; its old owner revokes it and rejoins at once,
 //!   and the follow-up rebalance hands it to its new owner. Only those partitions pause.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::error::AssignError;
 use crate::model::{Assignment, Group, TopicPartition};
@@ -58,35 +58,42 @@ impl Diff {
 
 /// The change from `before` to `after`, per member and per partition.
 pub fn diff(before: &Lists, after: &Lists) -> Diff {
-    let owner = |lists: &Lists| -> BTreeMap<TopicPartition, String> {
-        lists.iter().flat_map(|(m, list)| list.iter().map(move |tp| (tp.clone(), m.clone()))).collect()
-    };
-    let (old_owner, new_owner) = (owner(before), owner(after));
+    // Hash lookups by reference: this runs for every strategy on every edit in the playground.
+    let (old_owner, new_owner) = (owners(before), owners(after));
     let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
-    let empty = Vec::new();
     let members = ids
         .into_iter()
         .map(|id| {
-            let was = before.get(id).unwrap_or(&empty);
-            let is = after.get(id).unwrap_or(&empty);
-            let was_set: BTreeSet<&TopicPartition> = was.iter().collect();
-            let is_set: BTreeSet<&TopicPartition> = is.iter().collect();
+            let was = before.get(id).map(Vec::as_slice).unwrap_or_default();
+            let is = after.get(id).map(Vec::as_slice).unwrap_or_default();
+            let held_before = |tp: &&TopicPartition| old_owner.get(tp) == Some(&id.as_str());
+            let held_after = |tp: &&TopicPartition| new_owner.get(tp) == Some(&id.as_str());
             let change = MemberChange {
-                kept: is.iter().filter(|tp| was_set.contains(tp)).cloned().collect(),
-                revoked: was.iter().filter(|tp| !is_set.contains(tp)).cloned().collect(),
-                added: is.iter().filter(|tp| !was_set.contains(tp)).cloned().collect(),
+                kept: is.iter().filter(held_before).cloned().collect(),
+                revoked: was.iter().filter(|tp| !held_after(tp)).cloned().collect(),
+                added: is.iter().filter(|tp| !held_before(tp)).cloned().collect(),
             };
             (id.clone(), change)
         })
         .collect();
-    let moved = old_owner
+    let mut moved: Vec<Moved> = before
         .iter()
+        .flat_map(|(from, list)| list.iter().map(move |tp| (tp, from)))
         .filter_map(|(tp, from)| {
-            let to = new_owner.get(tp);
-            (to != Some(from)).then(|| Moved { partition: tp.clone(), from: from.clone(), to: to.cloned() })
+            let to = new_owner.get(tp).copied();
+            (to != Some(from.as_str())).then(|| Moved {
+                partition: tp.clone(),
+                from: from.clone(),
+                to: to.map(str::to_string),
+            })
         })
         .collect();
+    moved.sort_by(|a, b| a.partition.cmp(&b.partition));
     Diff { members, moved }
+}
+
+fn owners(lists: &Lists) -> HashMap<&TopicPartition, &str> {
+    lists.iter().flat_map(|(m, list)| list.iter().map(move |tp| (tp, m.as_str()))).collect()
 }
 
 /// One JoinGroup/SyncGroup round of a rebalance.
@@ -128,8 +135,7 @@ impl Rebalance {
     }
 }
 
-static EMPTY: Assignment =
-    Assignment { members: BTreeMap::new(), transferring: None, withheld: BTreeMap::new() };
+static EMPTY: Assignment = Assignment { members: BTreeMap::new(), transferring: None, withheld: BTreeMap::new() };
 
 /// Rebalances `group` under `strategy`: each member owns `owned` from `generation`; `departed`
 /// lists what members that left the group owned (they are part of the diff, not of the group).
@@ -173,8 +179,11 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
     let settled = rounds.last().is_some_and(|r| r.assignment.withheld.is_empty() && r.diff.revoked_count() == 0)
         || protocol == RebalanceProtocol::Eager
         || rounds.len() < MAX_ROUNDS;
-    let last = rounds.last().map(|r| r.assignment.members.clone()).unwrap_or_default();
-    let diff = diff(&before, &last);
+    // With one round, that round's diff already starts from `before`.
+    let diff = match rounds.as_slice() {
+        [only] => only.diff.clone(),
+        _ => diff(&before, rounds.last().map_or(&EMPTY.members, |r| &r.assignment.members)),
+    };
     Ok(Rebalance { strategy, protocol, before, rounds, paused, diff, settled })
 }
 
