@@ -50,12 +50,26 @@ export async function openPlayground(env) {
   return { page, errors };
 }
 
+const chipSelector = (strategy, member) =>
+  `section[data-strategy="${strategy}"] [data-member="${member}"] [data-partition]`;
+
 /** The partitions a member's row shows in a strategy's panel, in order. */
 export function chips(page, strategy, member) {
-  return page.$$eval(`section[data-strategy="${strategy}"] [data-member="${member}"] [data-partition]`, (els) =>
+  return page.$$eval(chipSelector(strategy, member), (els) =>
     els.map((e) => {
       if (e.textContent !== e.dataset.partition) throw new Error(`chip text ${e.textContent} != ${e.dataset.partition}`);
       return e.dataset.partition;
     }),
   );
+}
+
+/** Waits until a member's row shows exactly `expected` (the page re-renders asynchronously). */
+export async function waitForChips(page, strategy, member, expected, timeout = 10_000) {
+  await page
+    .waitForFunction(
+      ([selector, want]) => [...document.querySelectorAll(selector)].map((e) => e.dataset.partition).join(' ') === want,
+      [chipSelector(strategy, member), expected.join(' ')],
+      { timeout },
+    )
+    .catch(() => {}); // on timeout, the assertion that follows shows what the page has instead
 }

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chips, openPlayground, start } from './browser.mjs';
+import { chips, openPlayground, start, waitForChips } from './browser.mjs';
 
 let env;
 before(async () => {
@@ -29,11 +29,7 @@ test('range gives C0 t0-0 t0-1 t1-0 t1-1 and C1 t0-2 t1-2', async () => {
 test('typing a partition count for t0 recomputes every panel', async () => {
   const { page, errors } = await openPlayground(env);
   await page.fill('#t0-partitions', '5');
-  await page.waitForFunction(
-    () => document.querySelectorAll('section[data-strategy="range"] [data-member="C1"] [data-partition]').length === 4,
-    null,
-    { timeout: 10_000 },
-  );
+  await waitForChips(page, 'range', 'C1', ['t0-3', 't0-4', 't1-2']);
   assert.deepEqual(await chips(page, 'range', 'C0'), ['t0-0', 't0-1', 't0-2', 't1-0', 't1-1']);
   assert.deepEqual(await chips(page, 'range', 'C1'), ['t0-3', 't0-4', 't1-2']);
   assert.deepEqual(await chips(page, 'roundrobin', 'C0'), ['t0-0', 't0-2', 't0-4', 't1-1']);
