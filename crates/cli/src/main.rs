@@ -3,6 +3,7 @@
 //!
 //! - `kap batch` reads group snapshots as JSON lines and writes one result line per input.
 //! - `kap show FILE` prints every strategy side by side for a scenario or a snapshot.
+//! - `kap link FILE` prints its share link (`--embed`: the embed link and an iframe snippet).
 //! - `kap presets` lists the built-in scenarios; `kap preset ID` prints one as a scenario file.
 
 mod batch;
@@ -34,6 +35,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the share link for a scenario or snapshot file; with --embed, the embed link and the
+    /// `<iframe>` snippet for documentation pages.
+    Link {
+        file: PathBuf,
+        /// The playground's address.
+        #[arg(long, default_value = "http://127.0.0.1:8080/")]
+        base: String,
+        /// Link to the compact read-only embed view and print an iframe snippet too.
+        #[arg(long)]
+        embed: bool,
+    },
     /// List the built-in preset scenarios.
     Presets,
     /// Print a preset as a scenario file.
@@ -53,6 +65,13 @@ fn main() -> ExitCode {
             Ok(scenario) => show::run(&scenario, json, &mut out),
             Err(message) => Err(message),
         },
+        Command::Link { file, base, embed } => input::read(&file).and_then(|scenario| {
+            let mut text = format!("{}\n", scenario::link::url(&base, &scenario, embed));
+            if embed {
+                text.push_str(&format!("{}\n", scenario::link::iframe(&base, &scenario)));
+            }
+            out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+        }),
         Command::Presets => {
             let mut text = String::new();
             for preset in scenario::presets::all() {

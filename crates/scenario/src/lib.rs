@@ -14,6 +14,7 @@
 pub mod advice;
 pub mod events;
 pub mod format;
+pub mod link;
 pub mod model;
 pub mod presets;
 pub mod validate;

@@ -1,0 +1,158 @@
+//! Share links: the whole scenario in the URL fragment (never sent to a server), versioned from the
+//! first link, compact.
+//!
+//! A fragment is `v1.` followed by the scenario's compact JSON (fields at their default left out),
+//! raw-deflated and base64url-encoded without padding. A link posted once must decode forever: every
+//! version this crate ever wrote stays readable (tests keep a frozen corpus of links).
+
+use std::fmt;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+
+use crate::format::{Scenario, VERSION};
+
+/// The prefix of fragments this build writes.
+pub const PREFIX: &str = "v1.";
+/// The most bytes a fragment may inflate to: far above any real scenario, far below a zip bomb.
+pub const MAX_INFLATED: usize = 64 << 20;
+/// Links longer than this get cut or refused by chat tools and issue trackers.
+pub const LONG_LINK: usize = 2000;
+
+/// Why a link does not open. The messages say what the person can do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// No `v<number>.` at the start: not one of our links.
+    NotALink,
+    /// Made by a newer version of the playground.
+    FutureVersion(u32),
+    /// Cut short or altered on the way (bad base64, bad deflate stream, or too large).
+    Damaged(String),
+    /// Decoded, but not a scenario this version reads.
+    Invalid(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NotALink => write!(f, "this link does not hold a scenario"),
+            LinkError::FutureVersion(v) => write!(
+                f,
+                "this link was made by a newer version of the playground (format {v}; this one reads up to {VERSION})"
+            ),
+            LinkError::Damaged(why) => write!(f, "this link is damaged, perhaps cut short when it was copied ({why})"),
+            LinkError::Invalid(why) => write!(f, "this link holds a scenario this version cannot read: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// The URL fragment (without `#`) for `scenario`.
+pub fn encode(scenario: &Scenario) -> String {
+    let json = serde_json::to_vec(scenario).unwrap_or_default();
+    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// The scenario a fragment holds (with or without its leading `#`).
+pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let (version, payload) = split_version(fragment).ok_or(LinkError::NotALink)?;
+    if version > VERSION {
+        return Err(LinkError::FutureVersion(version));
+    }
+    if version == 0 {
+        return Err(LinkError::NotALink);
+    }
+    let deflated =
+        URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|e| LinkError::Damaged(e.to_string()))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED)
+        .map_err(|e| LinkError::Damaged(format!("{:?}", e.status).to_lowercase()))?;
+    let text = std::str::from_utf8(&json).map_err(|e| LinkError::Damaged(e.to_string()))?;
+    let scenario = crate::parse_scenario(text).map_err(LinkError::Invalid)?;
+    if scenario.version != version {
+        return Err(LinkError::Invalid(format!(
+            "the link says format {version} but holds format {}",
+            scenario.version
+        )));
+    }
+    Ok(scenario)
+}
+
+/// `v<digits>.rest` to `(digits, rest)`.
+fn split_version(fragment: &str) -> Option<(u32, &str)> {
+    let rest = fragment.strip_prefix('v')?;
+    let dot = rest.find('.')?;
+    let digits = rest.get(..dot)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((digits.parse().unwrap_or(u32::MAX), rest.get(dot + 1..)?))
+}
+
+/// A full link: `base` (the playground's address) with the scenario in the fragment; `embed`
+/// opens the compact read-only view for documentation pages.
+pub fn url(base: &str, scenario: &Scenario, embed: bool) -> String {
+    let base = base.split('#').next().unwrap_or(base);
+    let query = if embed {
+        if base.contains('?') {
+            "&embed"
+        } else {
+            "?embed"
+        }
+    } else {
+        ""
+    };
+    format!("{base}{query}#{}", encode(scenario))
+}
+
+/// The `<iframe>` snippet a documentation page embeds.
+pub fn iframe(base: &str, scenario: &Scenario) -> String {
+    let title = if scenario.title.is_empty() { "Kafka partition assignment" } else { scenario.title.as_str() };
+    let height = 160 + 36 * scenario.consumers.len().min(12);
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        escape_attribute(&url(base, scenario, true)),
+        escape_attribute(title)
+    )
+}
+
+fn escape_attribute(text: &str) -> String {
+    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_read_before_anything_else() {
+        assert_eq!(decode("v2.abc"), Err(LinkError::FutureVersion(2)));
+        assert_eq!(decode("v99999999999.abc"), Err(LinkError::FutureVersion(u32::MAX)));
+        assert_eq!(decode("hello"), Err(LinkError::NotALink));
+        assert_eq!(decode("v.abc"), Err(LinkError::NotALink));
+        assert_eq!(decode(""), Err(LinkError::NotALink));
+        assert!(matches!(decode("v1.!!!"), Err(LinkError::Damaged(_))));
+    }
+
+    #[test]
+    fn a_truncated_link_is_damaged_not_wrong() {
+        let scenario = crate::presets::all()[0].scenario().unwrap();
+        let full = encode(&scenario);
+        for cut in [full.len() - 1, full.len() - 5, full.len() / 2, 4] {
+            assert!(decode(&full[..cut]).is_err(), "cut at {cut}");
+        }
+        assert_eq!(decode(&full).unwrap(), scenario);
+    }
+
+    #[test]
+    fn embed_links_and_iframes() {
+        let scenario = Scenario { title: "A \"quoted\" <title>".into(), ..Scenario::default() };
+        let link = url("https://example.org/play/", &scenario, true);
+        assert!(link.starts_with("https://example.org/play/?embed#v1."));
+        let snippet = iframe("https://example.org/play/?x=1", &scenario);
+        assert!(snippet.contains("?x=1&amp;embed#v1."));
+        assert!(snippet.contains("title=\"A &quot;quoted&quot; &lt;title&gt;\""));
+    }
+}
