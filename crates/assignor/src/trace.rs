@@ -129,3 +129,113 @@ pub fn apply(lists: &mut BTreeMap<String, Vec<TopicPartition>>, step: &Step) {
         | Step::Lose { .. } => {}
     }
 }
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SkipReason::NotSubscribed => "it does not subscribe to the topic",
+            SkipReason::OverQuota => "it already holds its quota",
+            SkipReason::RackMismatch => "its rack holds no replica",
+        })
+    }
+}
+
+impl std::fmt::Display for LossReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LossReason::OlderGeneration { winner, winner_generation, generation } => write!(
+                f,
+                "{winner} claims it from generation {winner_generation}, newer than this claim's {generation}"
+            ),
+            LossReason::ClaimedTwice { other, generation } => {
+                write!(f, "{other} claims it too in the same generation {generation}, so neither keeps it")
+            }
+            LossReason::NotSubscribed => f.write_str("the member no longer subscribes to its topic"),
+            LossReason::RackMismatch => f.write_str("the member's rack holds no replica of it"),
+            LossReason::OverQuota => f.write_str("the member owns more than its quota"),
+        }
+    }
+}
+
+/// Each step as one plain sentence.
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Note { text } => {
+                // Notes read as sentences whatever their source wrote.
+                let mut chars = text.chars();
+                if let Some(first) = chars.next() {
+                    write!(f, "{}{}", first.to_uppercase(), chars.as_str())?;
+                }
+                if text.ends_with('.') {
+                    Ok(())
+                } else {
+                    f.write_str(".")
+                }
+            }
+            Step::Order { name, items } => write!(f, "Sort {name}: {}.", items.join(", ")),
+            Step::RangeQuota { topic, consumers, per_consumer, extra } => match (*consumers, *extra) {
+                (0, _) => write!(f, "{topic} has no subscribers."),
+                (_, 0) => write!(f, "{topic}: {consumers} consumers get {per_consumer} partitions each."),
+                _ => write!(
+                    f,
+                    "{topic}: {consumers} consumers get {per_consumer} partitions each, and the first {extra} one more."
+                ),
+            },
+            Step::StickyQuota { min, max, expected_at_max } if min == max => {
+                let _ = expected_at_max;
+                write!(f, "Every member should end with exactly {min} partitions.")
+            }
+            Step::StickyQuota { min, max, expected_at_max } => write!(
+                f,
+                "Every member should end with {min} or {max} partitions; {expected_at_max} of them with {max}."
+            ),
+            Step::Skip { partition, member, reason } => write!(f, "Try {partition} on {member}: no, {reason}; next."),
+            Step::Assign { partition, member } => write!(f, "Give {partition} to {member}."),
+            Step::Keep { partition, member } => write!(f, "{member} keeps {partition}, which it owned."),
+            Step::Lose { partition, member, reason } => write!(f, "{member} loses {partition}: {reason}."),
+            Step::Move { partition, from, to } => write!(f, "Move {partition} from {from} to {to} to even the load."),
+            Step::Revoke { partition, member } => write!(f, "Take {partition} back from {member}."),
+            Step::Withhold { partition, from, to } => write!(
+                f,
+                "Hold {partition} back this round: it goes to {to}, but {from} must revoke it first (KIP-429)."
+            ),
+            Step::SortLists => f.write_str("Sort every member's partitions by topic and number."),
+        }
+    }
+}
+
+impl Step {
+    /// A short name for the kind of step, for machines (`assign`, `skip`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Step::Note { .. } => "note",
+            Step::Order { .. } => "order",
+            Step::RangeQuota { .. } => "range_quota",
+            Step::StickyQuota { .. } => "sticky_quota",
+            Step::Skip { .. } => "skip",
+            Step::Assign { .. } => "assign",
+            Step::Keep { .. } => "keep",
+            Step::Lose { .. } => "lose",
+            Step::Move { .. } => "move",
+            Step::Revoke { .. } => "revoke",
+            Step::Withhold { .. } => "withhold",
+            Step::SortLists => "sort_lists",
+        }
+    }
+
+    /// The partition and members the step is about, for highlighting.
+    pub fn focus(&self) -> (Option<&TopicPartition>, Vec<&str>) {
+        match self {
+            Step::Skip { partition, member, .. }
+            | Step::Assign { partition, member }
+            | Step::Keep { partition, member }
+            | Step::Lose { partition, member, .. }
+            | Step::Revoke { partition, member } => (Some(partition), vec![member.as_str()]),
+            Step::Move { partition, from, to } | Step::Withhold { partition, from, to } => {
+                (Some(partition), vec![from.as_str(), to.as_str()])
+            }
+            _ => (None, Vec::new()),
+        }
+    }
+}

@@ -4,9 +4,11 @@
 //! - `kap batch` reads group snapshots as JSON lines and writes one result line per input.
 //! - `kap show FILE` prints every strategy side by side for a scenario or a snapshot.
 //! - `kap link FILE` prints its share link (`--embed`: the embed link and an iframe snippet).
+//! - `kap explain --strategy S FILE` walks through one strategy's decisions.
 //! - `kap presets` lists the built-in scenarios; `kap preset ID` prints one as a scenario file.
 
 mod batch;
+mod explain;
 mod input;
 mod show;
 
@@ -46,6 +48,15 @@ enum Command {
         #[arg(long)]
         embed: bool,
     },
+    /// Walk through one strategy's decisions for a scenario or snapshot file, step by step.
+    Explain {
+        #[arg(long)]
+        strategy: String,
+        /// One JSON object per step, each with the assignment so far.
+        #[arg(long)]
+        json: bool,
+        file: PathBuf,
+    },
     /// List the built-in preset scenarios.
     Presets,
     /// Print a preset as a scenario file.
@@ -72,6 +83,9 @@ fn main() -> ExitCode {
             }
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())
         }),
+        Command::Explain { strategy, json, file } => strategy
+            .parse()
+            .and_then(|strategy| input::read(&file).and_then(|s| explain::run(&s, strategy, json, &mut out))),
         Command::Presets => {
             let mut text = String::new();
             for preset in scenario::presets::all() {
