@@ -131,15 +131,26 @@ impl<'a> Prepared<'a> {
         }
 
         let mut seen = HashSet::with_capacity(subscriptions.len());
-        let mut member_topics = Vec::with_capacity(subscriptions.len());
-        for sub in subscriptions {
+        let mut member_topics: Vec<Vec<TopicIdx>> = Vec::with_capacity(subscriptions.len());
+        // Per topic, the last member (+1) that listed it: repeats are dropped in one pass.
+        let mut listed_by = vec![0usize; infos.len()];
+        for (m, sub) in subscriptions.iter().enumerate() {
             if !seen.insert(sub.member_id.as_str()) {
                 return Err(AssignError::DuplicateMember(sub.member_id.clone()));
+            }
+            // Clients send sorted lists, so equal subscriptions are usually equal lists.
+            if let Some(previous) = m.checked_sub(1).and_then(|p| subscriptions.get(p)) {
+                if previous.topics == sub.topics {
+                    let listed = member_topics.last().cloned().unwrap_or_default();
+                    member_topics.push(listed);
+                    continue;
+                }
             }
             let mut listed: Vec<TopicIdx> = Vec::with_capacity(sub.topics.len());
             for name in &sub.topics {
                 if let Some(&t) = topic_by_name.get(name.as_str()) {
-                    if !listed.contains(&t) {
+                    if listed_by[t.ix()] != m + 1 {
+                        listed_by[t.ix()] = m + 1;
                         listed.push(t);
                     }
                 }

@@ -38,8 +38,10 @@ struct Builder<'g, 'a, 'o, 'r, T: Tracer> {
     under: Vec<MemberIdx>,
     /// Members at `minQuota` that may still take one more.
     exact: VecDeque<MemberIdx>,
-    /// Owned partitions a member could not keep (over quota or off its rack), with that member.
+    /// Owned partitions a member could not keep (over quota or off its rack), with that member;
+    /// empty until the first one.
     maybe_revoked: Vec<u32>,
+    topic_by_rank: Vec<TopicIdx>,
     transferring: Vec<(PartitionIdx, MemberIdx)>,
 }
 
@@ -70,7 +72,12 @@ pub(crate) fn build<T: Tracer>(
         lists: vec![Vec::new(); n],
         under: Vec::new(),
         exact: VecDeque::new(),
-        maybe_revoked: vec![NONE; total],
+        maybe_revoked: Vec::new(),
+        topic_by_rank: {
+            let mut topics: Vec<TopicIdx> = (0..g.topics.len() as u32).map(TopicIdx).collect();
+            topics.sort_by_key(|&t| g.topic(t).rank);
+            topics
+        },
         transferring: Vec::new(),
     };
     b.trace.record(|| Step::StickyQuota {
@@ -105,13 +112,17 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
             let mut kept: Vec<PartitionIdx> = Vec::with_capacity(self.own.own[c.ix()].len());
             for &p in &self.own.own[c.ix()] {
                 if self.racks.mismatch(c, p) {
-                    self.maybe_revoked[p.ix()] = c.0;
+                    self.maybe_revoke(p, c);
                     self.lose(p, c, LossReason::RackMismatch);
                 } else {
                     kept.push(p);
                 }
             }
-            kept.sort_unstable_by_key(|&p| (g.number(p), g.topic(g.topic_of(p)).rank));
+            // Sorted by (partition number, topic name), as one packed key per partition.
+            let mut keys: Vec<u64> = kept.iter().map(|&p| self.sort_key(p)).collect();
+            keys.sort_unstable();
+            kept.clear();
+            kept.extend(keys.iter().map(|&k| self.from_sort_key(k)));
             if self.own.any_doubly() {
                 let own = self.own;
                 let trace = &mut *self.trace;
@@ -149,12 +160,30 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
                 self.trace.record(|| Step::Keep { partition: g.topic_partition(p), member: g.member_id(c).into() });
             }
             for &p in &kept[keep..] {
-                self.maybe_revoked[p.ix()] = c.0;
+                self.maybe_revoke(p, c);
                 self.lose(p, c, LossReason::OverQuota);
             }
             kept.truncate(keep);
             self.lists[c.ix()] = kept;
         }
+    }
+
+    fn maybe_revoke(&mut self, p: PartitionIdx, c: MemberIdx) {
+        if self.maybe_revoked.is_empty() {
+            self.maybe_revoked = vec![NONE; self.g.partition_count()];
+        }
+        self.maybe_revoked[p.ix()] = c.0;
+    }
+
+    fn sort_key(&self, p: PartitionIdx) -> u64 {
+        let t = self.g.topic_of(p);
+        let info = self.g.topic(t);
+        (u64::from(p.0 - info.first) << 32) | u64::from(info.rank)
+    }
+
+    fn from_sort_key(&self, key: u64) -> PartitionIdx {
+        let t = self.topic_by_rank[(key & u64::from(u32::MAX)) as usize];
+        PartitionIdx(self.g.topic(t).first + (key >> 32) as u32)
     }
 
     fn lose(&mut self, p: PartitionIdx, c: MemberIdx, reason: LossReason) {
@@ -165,13 +194,15 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
     /// (b) Every partition nobody kept, by topic name and partition number.
     fn unassigned(&self) -> Vec<PartitionIdx> {
         let g = self.g;
-        let mut assigned = vec![false; g.partition_count()];
+        let mut assigned = vec![0u64; g.partition_count().div_ceil(64)];
         for p in self.lists.iter().flatten() {
-            assigned[p.ix()] = true;
+            assigned[p.ix() / 64] |= 1 << (p.ix() % 64);
         }
-        let mut topics: Vec<TopicIdx> = (0..g.topics.len() as u32).map(TopicIdx).collect();
-        topics.sort_by_key(|&t| g.topic(t).rank);
-        topics.into_iter().flat_map(|t| g.partitions_of(t)).filter(|p| !assigned[p.ix()]).collect()
+        self.topic_by_rank
+            .iter()
+            .flat_map(|&t| g.partitions_of(t))
+            .filter(|p| assigned[p.ix() / 64] & (1 << (p.ix() % 64)) == 0)
+            .collect()
     }
 
     fn trace_orders(&mut self, unassigned: &[PartitionIdx]) {
@@ -203,7 +234,7 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
         let g = self.g;
         self.lists[c.ix()].push(p);
         self.trace.record(|| Step::Assign { partition: g.topic_partition(p), member: g.member_id(c).into() });
-        let revoked_from = self.maybe_revoked[p.ix()];
+        let revoked_from = self.maybe_revoked.get(p.ix()).copied().unwrap_or(NONE);
         if (revoked_from != NONE && revoked_from != c.0) || self.own.is_doubly(p) {
             self.transferring.push((p, c));
         }

@@ -12,6 +12,7 @@
 //! [`AssignError::OwnedPartitionOutOfRange`]).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::AssignError;
 use crate::java::{self, Link};
@@ -90,37 +91,48 @@ fn distinct_topics(partitions: &[TopicPartition]) -> usize {
     seen.len()
 }
 
-/// Turns named partitions into ids. Owned lists come sorted or grouped by topic, so the last
-/// topic looked up is remembered and most partitions skip the hash lookup.
+/// Turns named partitions into ids.
+///
+/// Owned lists hold many clones of few topic names (`Arc<str>`), so names are remembered by the
+/// address of their text: most partitions skip hashing and comparing the name.
 struct Resolver<'g, 'a> {
     g: &'g Prepared<'a>,
-    last: Option<(&'g str, Option<TopicIdx>)>,
-    /// Per topic, the member stamp and block index of the grouping in progress.
+    last: Option<((usize, usize), Option<TopicIdx>)>,
+    by_address: HashMap<(usize, usize), Option<TopicIdx>, BuildHasherDefault<AddressHasher>>,
+    /// Per topic, the member (+1) whose list is being grouped, and the topic's block there.
     block_stamp: Vec<u32>,
     block_of_topic: Vec<u32>,
+    /// Scratch for the bucket sort of blocks.
+    bucket_start: Vec<u32>,
 }
 
 impl<'g, 'a> Resolver<'g, 'a> {
     fn new(g: &'g Prepared<'a>) -> Self {
-        Resolver { g, last: None, block_stamp: vec![0; g.topics.len()], block_of_topic: vec![0; g.topics.len()] }
+        Resolver {
+            g,
+            last: None,
+            by_address: HashMap::default(),
+            block_stamp: vec![0; g.topics.len()],
+            block_of_topic: vec![0; g.topics.len()],
+            bucket_start: Vec::new(),
+        }
     }
 
-    fn topic(&mut self, name: &'g str) -> Option<TopicIdx> {
+    fn topic(&mut self, name: &str) -> Option<TopicIdx> {
+        let key = (name.as_ptr() as usize, name.len());
         if let Some((last, t)) = self.last {
-            if last == name {
+            if last == key {
                 return t;
             }
         }
-        let t = self.g.topic_by_name.get(name).copied();
-        self.last = Some((name, t));
+        let g = self.g;
+        let t = *self.by_address.entry(key).or_insert_with(|| g.topic_by_name.get(name).copied());
+        self.last = Some((key, t));
         t
     }
 
-    /// The id of `tp` if its topic exists; an error if its number is out of range.
-    fn partition(&mut self, m: MemberIdx, tp: &'g TopicPartition) -> Result<Option<PartitionIdx>, AssignError> {
-        let Some(t) = self.topic(&tp.topic) else {
-            return Ok(None);
-        };
+    /// The id of partition `number` of `t`; an error if the topic has fewer partitions.
+    fn partition(&self, m: MemberIdx, t: TopicIdx, tp: &TopicPartition) -> Result<PartitionIdx, AssignError> {
         let info = self.g.topic(t);
         if tp.partition >= info.partitions {
             return Err(AssignError::OwnedPartitionOutOfRange {
@@ -129,14 +141,14 @@ impl<'g, 'a> Resolver<'g, 'a> {
                 partitions: info.partitions,
             });
         }
-        Ok(Some(PartitionIdx(info.first + tp.partition)))
+        Ok(PartitionIdx(info.first + tp.partition))
     }
 
-    fn resolve_all(&mut self, m: MemberIdx, list: &'g [TopicPartition]) -> Result<Vec<PartitionIdx>, AssignError> {
+    fn resolve_all(&mut self, m: MemberIdx, list: &[TopicPartition]) -> Result<Vec<PartitionIdx>, AssignError> {
         let mut out = Vec::with_capacity(list.len());
         for tp in list {
-            if let Some(p) = self.partition(m, tp)? {
-                out.push(p);
+            if let Some(t) = self.topic(&tp.topic) {
+                out.push(self.partition(m, t, tp)?);
             }
         }
         Ok(out)
@@ -144,18 +156,16 @@ impl<'g, 'a> Resolver<'g, 'a> {
 
     /// The list as `StickyAssignor`'s user data brings it back: `groupPartitionsByTopic` puts each
     /// topic's partitions in one block (original order inside), and the blocks follow the
-    /// iteration order of that `HashMap`, whose keys were linked at the head of their buckets.
-    fn resolve_grouped(&mut self, m: MemberIdx, list: &'g [TopicPartition]) -> Result<Vec<PartitionIdx>, AssignError> {
-        let Some(first) = list.first() else {
-            return Ok(Vec::new());
-        };
-        // Block of each entry, blocks in order of first appearance.
+    /// iteration order of that `HashMap`, whose keys came in through `computeIfAbsent`.
+    fn resolve_grouped(&mut self, m: MemberIdx, list: &[TopicPartition]) -> Result<Vec<PartitionIdx>, AssignError> {
+        // Blocks in order of first appearance, with each entry's block and topic.
         let stamp = m.0 + 1;
         let mut block_hashes: Vec<i32> = Vec::new();
         let mut unknown: HashMap<&str, u32> = HashMap::new();
-        let mut entry_block: Vec<u32> = Vec::with_capacity(list.len());
+        let mut entries: Vec<(u32, Option<TopicIdx>)> = Vec::with_capacity(list.len());
         for tp in list {
-            let block = match self.topic(&tp.topic) {
+            let t = self.topic(&tp.topic);
+            let block = match t {
                 Some(t) => {
                     if self.block_stamp[t.ix()] != stamp {
                         self.block_stamp[t.ix()] = stamp;
@@ -170,32 +180,124 @@ impl<'g, 'a> Resolver<'g, 'a> {
                     block_hashes.len() as u32 - 1
                 }),
             };
-            entry_block.push(block);
+            entries.push((block, t));
         }
-        let mut rank_of_block = vec![0u32; block_hashes.len()];
-        for (rank, block) in java::iteration_order(&block_hashes, Link::Head).into_iter().enumerate() {
-            rank_of_block[block] = rank as u32;
-        }
+        let capacity = compute_if_absent_capacity(entries.iter().map(|&(b, _)| b), &block_hashes);
+        let rank_of_block = self.head_linked_order(&block_hashes, capacity);
         // Stable counting sort of the entries by their block's rank.
-        let mut start = vec![0usize; block_hashes.len() + 1];
-        for &b in &entry_block {
+        let mut start = vec![0u32; block_hashes.len() + 1];
+        for &(b, _) in &entries {
             start[rank_of_block[b as usize] as usize + 1] += 1;
         }
         for i in 1..start.len() {
             start[i] += start[i - 1];
         }
-        let mut ordered: Vec<&TopicPartition> = vec![first; list.len()];
-        for (tp, &b) in list.iter().zip(&entry_block) {
+        let mut ordered: Vec<u32> = vec![0; list.len()];
+        for (i, &(b, _)) in entries.iter().enumerate() {
             let slot = &mut start[rank_of_block[b as usize] as usize];
-            ordered[*slot] = tp;
+            ordered[*slot as usize] = i as u32;
             *slot += 1;
         }
         let mut out = Vec::with_capacity(list.len());
-        for tp in ordered {
-            if let Some(p) = self.partition(m, tp)? {
-                out.push(p);
+        for i in ordered {
+            if let (Some(tp), Some(&(_, Some(t)))) = (list.get(i as usize), entries.get(i as usize)) {
+                out.push(self.partition(m, t, tp)?);
             }
         }
         Ok(out)
+    }
+
+    /// Each block's position in the iteration order of a `HashMap` filled with `computeIfAbsent`
+    /// in block order: by bucket, and inside a bucket the latest key first (a new node is linked
+    /// in front, and resizes keep the order inside a bucket).
+    fn head_linked_order(&mut self, hashes: &[i32], capacity: usize) -> Vec<u32> {
+        let buckets: Vec<usize> = hashes.iter().map(|&h| java::bucket(h, capacity)).collect();
+        let start = &mut self.bucket_start;
+        start.clear();
+        start.resize(capacity + 1, 0);
+        for &b in &buckets {
+            start[b + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut rank = vec![0u32; hashes.len()];
+        for (block, &b) in buckets.iter().enumerate().rev() {
+            rank[block] = start[b];
+            start[b] += 1;
+        }
+        rank
+    }
+}
+
+/// The table size of the `HashMap` that `groupPartitionsByTopic` fills with one `computeIfAbsent`
+/// call per partition (`blocks`: each call's key, keys numbered by first appearance; `hashes`: per
+/// key). Unlike `put`, `computeIfAbsent` grows the table *before* its work, on every call, found
+/// key or not, once the map holds more than three quarters of the table; and a new key landing in
+/// a bucket that already holds 7 makes a table under 64 slots grow instead of turning into a tree.
+fn compute_if_absent_capacity(blocks: impl Iterator<Item = u32>, hashes: &[i32]) -> usize {
+    let mut capacity = 16usize;
+    let mut size = 0usize;
+    for block in blocks {
+        if size > capacity / 4 * 3 {
+            capacity *= 2;
+        }
+        if block as usize == size {
+            if capacity < 64 {
+                let bucket = java::bucket(hashes[size], capacity);
+                let chain = hashes[..size].iter().filter(|&&h| java::bucket(h, capacity) == bucket).count();
+                if chain >= 7 {
+                    capacity *= 2;
+                }
+            }
+            size += 1;
+        }
+    }
+    capacity
+}
+
+/// A hasher for address keys: one multiply per word (the keys are not attacker-chosen hashes
+/// of anything; a collision costs only speed).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compute_if_absent_grows_before_each_call() {
+        // 13 keys: `put` would have grown to 32 on the 13th; computeIfAbsent grows only on the
+        // next call, even one for a key already there.
+        let hashes: Vec<i32> = (0..13).collect();
+        assert_eq!(compute_if_absent_capacity(0..13, &hashes), 16);
+        assert_eq!(compute_if_absent_capacity((0..13).chain([0]), &hashes), 32);
+    }
+
+    #[test]
+    fn a_long_chain_grows_a_small_table() {
+        // Eight keys in bucket 0 of a 16-slot table: the eighth finds 7 there and doubles it.
+        let hashes: Vec<i32> = (0..8).map(|i| i * 64).collect();
+        assert_eq!(compute_if_absent_capacity(0..8, &hashes), 32);
     }
 }

@@ -49,27 +49,24 @@ pub(crate) fn resolve<T: Tracer>(
     let mut equal = EqualCheck::default();
     let mut max_generation = -1;
     let mut own: Vec<Vec<PartitionIdx>> = vec![Vec::new(); g.member_count()];
-    // Per partition: the member whose claim stands last, and where its live entry sits in that
-    // member's list. A partition is live in at most one list, the last claimant's.
-    let mut claim = vec![NONE; g.partition_count()];
-    let mut live = vec![NONE; g.partition_count()];
+    let mut claims = Claims::new(g.partition_count());
     let mut doubly: Vec<bool> = Vec::new();
     let mut doubly_claimant = HashMap::new();
     let mut compact = false;
 
-    for &m in hash_order {
+    for (done, &m) in hash_order.iter().enumerate() {
         equal.visit(g, m);
         let gen = data.generation_or_default(m);
         max_generation = max_generation.max(gen);
+        own[m.ix()].reserve_exact(data.owned[m.ix()].len());
         for &p in &data.owned[m.ix()] {
-            let o = claim[p.ix()];
-            if o == NONE {
-                live[p.ix()] = own[m.ix()].len() as u32;
+            if claims.first_claim(p) {
+                claims.record(p, m, own[m.ix()].len());
                 own[m.ix()].push(p);
-                claim[p.ix()] = m.0;
                 continue;
             }
-            let other = MemberIdx(o);
+            let (claim, live) = claims.detailed(&hash_order[..=done], &own);
+            let other = MemberIdx(claim[p.ix()]);
             let other_gen = subscription_generation(g, other);
             if gen < other_gen {
                 trace.record(|| Step::Lose {
@@ -132,6 +129,55 @@ pub(crate) fn resolve<T: Tracer>(
     Ownership { all_equal: equal.equal, max_generation, own, doubly, doubly_claimant }
 }
 
+/// Who claims each partition. Conflicts are rare, so at first only a bit per partition is kept;
+/// the first conflict builds the full tables from the lists so far: per partition, the member
+/// whose claim stands last, and where its live entry sits in that member's list (a partition is
+/// live in at most one list, the last claimant's).
+struct Claims {
+    claimed: Vec<u64>,
+    claim: Vec<u32>,
+    live: Vec<u32>,
+}
+
+impl Claims {
+    fn new(partitions: usize) -> Self {
+        Claims { claimed: vec![0; partitions.div_ceil(64)], claim: Vec::new(), live: Vec::new() }
+    }
+
+    /// Whether `p` is claimed for the first time (then it is marked claimed).
+    fn first_claim(&mut self, p: PartitionIdx) -> bool {
+        let (word, bit) = (p.ix() / 64, 1u64 << (p.ix() % 64));
+        let first = self.claimed[word] & bit == 0;
+        self.claimed[word] |= bit;
+        first
+    }
+
+    fn record(&mut self, p: PartitionIdx, m: MemberIdx, at: usize) {
+        if !self.claim.is_empty() {
+            self.claim[p.ix()] = m.0;
+            self.live[p.ix()] = at as u32;
+        }
+    }
+
+    /// The full tables, built on first use from the members processed so far.
+    fn detailed(&mut self, processed: &[MemberIdx], own: &[Vec<PartitionIdx>]) -> (&mut [u32], &mut [u32]) {
+        if self.claim.is_empty() {
+            let partitions = self.claimed.len() * 64;
+            self.claim = vec![NONE; partitions];
+            self.live = vec![NONE; partitions];
+            // Before the first conflict every claim was a first claim: each partition sits in
+            // exactly one list.
+            for &m in processed {
+                for (i, &q) in own[m.ix()].iter().enumerate() {
+                    self.claim[q.ix()] = m.0;
+                    self.live[q.ix()] = i as u32;
+                }
+            }
+        }
+        (&mut self.claim, &mut self.live)
+    }
+}
+
 /// `allSubscriptionsEqual`'s test, on the raw topic lists (names, even of topics that do not
 /// exist): the first non-empty list becomes the reference set; every later member must list as
 /// many names as the set holds, all in it.
@@ -140,7 +186,9 @@ pub(crate) fn resolve<T: Tracer>(
 /// so a group whose first member in `HashMap` order subscribes to nothing can count as equal.
 struct EqualCheck<'a> {
     equal: bool,
-    reference: Option<(&'a [String], HashSet<&'a str>)>,
+    /// The reference member, its set of names, and whether its list is exactly its existing
+    /// topics without repeats (then comparing topic ids is comparing names).
+    reference: Option<(MemberIdx, HashSet<&'a str>, bool)>,
 }
 
 impl Default for EqualCheck<'_> {
@@ -152,19 +200,18 @@ impl Default for EqualCheck<'_> {
 impl<'a> EqualCheck<'a> {
     fn visit(&mut self, g: &Prepared<'a>, m: MemberIdx) {
         let topics: &'a [String] = &g.subscription(m).topics;
+        let plain = |m: MemberIdx| g.member_topics[m.ix()].len() == g.subscription(m).topics.len();
         match &self.reference {
             None => {
                 if !topics.is_empty() {
-                    self.reference = Some((topics, topics.iter().map(String::as_str).collect()));
+                    self.reference = Some((m, topics.iter().map(String::as_str).collect(), plain(m)));
                 }
             }
-            Some((first, set)) => {
+            Some((r, set, r_plain)) => {
                 if self.equal {
-                    let same = topics.len() == set.len()
-                        // Clients send sorted lists, so equal sets are usually equal lists.
-                        && ((first.len() == set.len() && topics == *first)
+                    self.equal = topics.len() == set.len()
+                        && ((*r_plain && plain(m) && g.member_topics[m.ix()] == g.member_topics[r.ix()])
                             || topics.iter().all(|t| set.contains(t.as_str())));
-                    self.equal = same;
                 }
             }
         }
