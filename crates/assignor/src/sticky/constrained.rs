@@ -122,7 +122,7 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
             let mut keys: Vec<u64> = kept.iter().map(|&p| self.sort_key(p)).collect();
             keys.sort_unstable();
             kept.clear();
-            kept.extend(keys.iter().map(|&k| self.from_sort_key(k)));
+            kept.extend(keys.iter().map(|&k| self.partition_of_key(k)));
             if self.own.any_doubly() {
                 let own = self.own;
                 let trace = &mut *self.trace;
@@ -181,7 +181,7 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
         (u64::from(p.0 - info.first) << 32) | u64::from(info.rank)
     }
 
-    fn from_sort_key(&self, key: u64) -> PartitionIdx {
+    fn partition_of_key(&self, key: u64) -> PartitionIdx {
         let t = self.topic_by_rank[(key & u64::from(u32::MAX)) as usize];
         PartitionIdx(self.g.topic(t).first + (key >> 32) as u32)
     }

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::AssignError;
-use crate::java::{self, Link};
+use crate::java;
 use crate::model::{TopicPartition, UserData};
 use crate::prepared::{MemberIdx, PartitionIdx, Prepared, TopicIdx};
 
