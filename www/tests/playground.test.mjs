@@ -10,30 +10,23 @@ after(async () => {
   await env?.stop();
 });
 
-test('shows a panel for each of the four strategies', async () => {
+test('opens on the range 5 + 3 preset with a panel for each strategy', async () => {
   const { page, errors } = await openPlayground(env);
   const strategies = await page.$$eval('section[data-strategy]', (els) => els.map((e) => e.dataset.strategy));
   assert.deepEqual(strategies, ['range', 'roundrobin', 'sticky', 'cooperative-sticky']);
+  assert.deepEqual(await chips(page, 'range', 'C1'), ['T1-0', 'T1-1', 'T1-2', 'T2-0', 'T2-1']);
+  assert.deepEqual(await chips(page, 'range', 'C2'), ['T1-3', 'T1-4', 'T2-2']);
+  assert.deepEqual(await chips(page, 'roundrobin', 'C1'), ['T1-0', 'T1-2', 'T1-4', 'T2-1']);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('range gives C0 t0-0 t0-1 t1-0 t1-1 and C1 t0-2 t1-2', async () => {
+test('typing a partition count recomputes every panel', async () => {
   const { page, errors } = await openPlayground(env);
-  assert.deepEqual(await chips(page, 'range', 'C0'), ['t0-0', 't0-1', 't1-0', 't1-1']);
-  assert.deepEqual(await chips(page, 'range', 'C1'), ['t0-2', 't1-2']);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('typing a partition count for t0 recomputes every panel', async () => {
-  const { page, errors } = await openPlayground(env);
-  await page.fill('#t0-partitions', '5');
-  await waitForChips(page, 'range', 'C1', ['t0-3', 't0-4', 't1-2']);
-  assert.deepEqual(await chips(page, 'range', 'C0'), ['t0-0', 't0-1', 't0-2', 't1-0', 't1-1']);
-  assert.deepEqual(await chips(page, 'range', 'C1'), ['t0-3', 't0-4', 't1-2']);
-  assert.deepEqual(await chips(page, 'roundrobin', 'C0'), ['t0-0', 't0-2', 't0-4', 't1-1']);
-  assert.deepEqual(await chips(page, 'roundrobin', 'C1'), ['t0-1', 't0-3', 't1-0', 't1-2']);
+  await page.getByLabel('Partitions of T1', { exact: true }).fill('7');
+  await waitForChips(page, 'range', 'C2', ['T1-4', 'T1-5', 'T1-6', 'T2-2']);
+  assert.deepEqual(await chips(page, 'range', 'C1'), ['T1-0', 'T1-1', 'T1-2', 'T1-3', 'T2-0', 'T2-1']);
+  assert.deepEqual(await chips(page, 'range', 'C2'), ['T1-4', 'T1-5', 'T1-6', 'T2-2']);
   assert.deepEqual(errors, []);
   await page.close();
 });

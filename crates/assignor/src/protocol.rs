@@ -82,12 +82,8 @@ impl Selection {
         if self.candidates.len() == 1 {
             format!("{chosen} is the only strategy every member lists")
         } else {
-            let tally: Vec<String> = self
-                .candidates
-                .iter()
-                .filter(|&&s| count(s) > 0)
-                .map(|&s| format!("{} {}", s, count(s)))
-                .collect();
+            let tally: Vec<String> =
+                self.candidates.iter().filter(|&&s| count(s) > 0).map(|&s| format!("{} {}", s, count(s))).collect();
             format!(
                 "every member lists {}; each votes for the first of these in its own list ({}), and {chosen} wins",
                 names.join(", "),
@@ -125,10 +121,8 @@ pub fn select(members: &[(String, Vec<Strategy>)]) -> Selection {
         .iter()
         .filter_map(|(id, listed)| listed.iter().find(|s| candidates.contains(s)).map(|&s| (id.clone(), s)))
         .collect();
-    let protocols = admitted
-        .iter()
-        .filter_map(|(id, listed)| client_protocol(listed).map(|p| (id.clone(), p)))
-        .collect();
+    let protocols =
+        admitted.iter().filter_map(|(id, listed)| client_protocol(listed).map(|p| (id.clone(), p))).collect();
     Selection { strategy: winner(&votes), candidates, votes, rejected, unconfigured, protocols }
 }
 
@@ -144,11 +138,14 @@ fn winner(votes: &[(String, Strategy)]) -> Option<Strategy> {
     let hashes: Vec<i32> = tally.iter().map(|(s, _)| java::string_hash(s.name())).collect();
     let order = java::iteration_order(&hashes, Link::Tail);
     // Java's `Stream.max` keeps the earlier of equal elements.
-    order.iter().filter_map(|&i| tally.get(i)).fold(None, |best: Option<(Strategy, usize)>, &(s, n)| match best {
-        Some((_, m)) if m >= n => best,
-        _ => Some((s, n)),
-    })
-    .map(|(s, _)| s)
+    order
+        .iter()
+        .filter_map(|&i| tally.get(i))
+        .fold(None, |best: Option<(Strategy, usize)>, &(s, n)| match best {
+            Some((_, m)) if m >= n => best,
+            _ => Some((s, n)),
+        })
+        .map(|(s, _)| s)
 }
 
 #[cfg(test)]

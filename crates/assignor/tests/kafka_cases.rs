@@ -2,6 +2,8 @@
 //! upstream test hands its assignor and the exact lists the Java code returns. Every case keeps its
 //! upstream name (`source`) so a reader can find the original.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 
 use assignor::{assign_subscriptions, Strategy, Subscription, Topic, TopicPartition, UserData};

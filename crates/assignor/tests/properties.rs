@@ -3,6 +3,8 @@
 //! rebalances converge without ever giving one member a partition another still owns, and a trace
 //! replays to exactly the answer.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 
 use assignor::check::{self, Violation};

@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use scenario::{Scenario, Snapshot};
+use scenario::Scenario;
 
 pub fn read(path: &Path) -> Result<Scenario, String> {
     let mut text = String::new();
@@ -17,12 +17,5 @@ pub fn read(path: &Path) -> Result<Scenario, String> {
 }
 
 pub fn parse(text: &str) -> Result<Scenario, String> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    if value.get("strategy").is_some() && value.get("members").is_some() {
-        let snapshot: Snapshot = serde_json::from_value(value).map_err(|e| format!("not a group snapshot: {e}"))?;
-        snapshot.to_group()?;
-        Ok(snapshot.to_scenario())
-    } else {
-        scenario::parse_scenario(text)
-    }
+    scenario::read_file(text)
 }

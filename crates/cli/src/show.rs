@@ -1,11 +1,10 @@
 //! `kap show`: every strategy side by side, as a table for people or JSON for machines.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use assignor::check;
 use assignor::rebalance::Rebalance;
-use assignor::{Strategy, TopicPartition};
+use assignor::Strategy;
 use scenario::advice::advice;
 use scenario::{Model, Scenario};
 use serde_json::{json, Map, Value};
@@ -22,32 +21,6 @@ pub fn run(scenario: &Scenario, as_json: bool, out: &mut impl Write) -> Result<(
     writeln!(out, "{text}").map_err(|e| e.to_string())
 }
 
-/// Partitions in compact notation, sorted: `t0:0-2,5 t1:1`.
-pub fn compact(list: &[TopicPartition]) -> String {
-    let mut by_topic: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-    for tp in list {
-        by_topic.entry(&tp.topic).or_default().push(tp.partition);
-    }
-    let mut parts = Vec::new();
-    for (topic, mut numbers) in by_topic {
-        numbers.sort_unstable();
-        let mut runs: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < numbers.len() {
-            let start = numbers[i];
-            let mut end = start;
-            while i + 1 < numbers.len() && numbers[i + 1] == end + 1 {
-                i += 1;
-                end = numbers[i];
-            }
-            runs.push(if end == start { start.to_string() } else { format!("{start}-{end}") });
-            i += 1;
-        }
-        parts.push(format!("{topic}:{}", runs.join(",")));
-    }
-    parts.join(" ")
-}
-
 fn table(scenario: &Scenario, model: &Model, results: &[(Strategy, Result<Rebalance, String>)]) -> String {
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut header = vec!["member".to_string()];
@@ -62,7 +35,7 @@ fn table(scenario: &Scenario, model: &Model, results: &[(Strategy, Result<Rebala
             row.push(match result {
                 Ok(rb) => {
                     let list = rb.result().get(&member.id).map(Vec::as_slice).unwrap_or_default();
-                    format!("{:>3}  {}", list.len(), compact(list))
+                    format!("{:>3}  {}", list.len(), scenario::compact(list))
                 }
                 Err(e) => format!("error: {e}"),
             });
@@ -70,7 +43,8 @@ fn table(scenario: &Scenario, model: &Model, results: &[(Strategy, Result<Rebala
         rows.push(row);
     }
     let group = |s: Strategy| model.group(s);
-    let summary: [(&str, Box<dyn Fn(Strategy, &Rebalance) -> String>); 4] = [
+    type Cell<'a> = Box<dyn Fn(Strategy, &Rebalance) -> String + 'a>;
+    let summary: [(&str, Cell); 4] = [
         (
             "spread",
             Box::new(|s, rb| {

@@ -1,6 +1,8 @@
 //! `kap batch` end to end: the seed articles' worked examples are group snapshots in the batch
 //! format, each with Kafka's exact answer.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

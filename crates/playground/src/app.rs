@@ -1,43 +1,283 @@
-//! The page: the demo group's settings and one panel per strategy.
+//! The page: where the state lives, how it starts (link, saved work or the first preset), and the
+//! effects that keep the URL and storage in step with it.
+
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use assignor::Strategy;
-use web_sys::HtmlInputElement;
+use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use scenario::{presets, Scenario};
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::demo::{self, MAX_T0_PARTITIONS};
-use crate::panel::Panel;
+use crate::browser;
+use crate::state::{Action, State};
+use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
+use crate::ui::panel::{PanelRef, StrategyPanel};
+use crate::ui::share::ShareBar;
+use crate::ui::Store;
+
+/// How long the URL waits after an edit before it is rewritten.
+const URL_DELAY_MS: u32 = 300;
+
+/// The scenario to open on, and a message if the link could not be opened.
+fn opening() -> (Scenario, Option<String>) {
+    let saved = || {
+        browser::load_saved()
+            .and_then(|text| scenario::parse_scenario(&text).ok())
+            .filter(|s| scenario::validate::errors(s).is_empty())
+    };
+    let first_preset = || presets::all().first().and_then(|p| p.scenario().ok()).unwrap_or_default();
+    let fragment = browser::fragment();
+    if fragment.is_empty() {
+        return (saved().unwrap_or_else(first_preset), None);
+    }
+    match scenario::link::decode(&fragment) {
+        Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => (scenario, None),
+        Ok(scenario) => {
+            let why = scenario::validate::errors(&scenario).first().map(ToString::to_string).unwrap_or_default();
+            (
+                saved().unwrap_or_else(first_preset),
+                Some(format!("This link's scenario cannot run: {why}. Your saved work is shown instead, unchanged.")),
+            )
+        }
+        Err(e) => {
+            (saved().unwrap_or_else(first_preset), Some(format!("{e}. Your saved work is shown instead, unchanged.")))
+        }
+    }
+}
 
 #[function_component]
 pub fn App() -> Html {
-    let t0_partitions = use_state(|| 3u32);
-    let group = demo::group(*t0_partitions);
+    let embed = use_memo((), |_| browser::is_embed());
+    let store = use_reducer(|| {
+        let (scenario, banner) = opening();
+        State::new(scenario).apply(Action::Banner(banner))
+    });
+    let url_timer = use_mut_ref(|| None::<Timeout>);
+    {
+        // Keep the link and the saved work in step with the scenario (never the embed's).
+        let (scenario, embed) = (Rc::clone(&store.scenario), *embed);
+        use_effect_with(scenario, move |scenario| {
+            let fragment = scenario::link::encode(scenario);
+            let json = scenario::to_json(scenario);
+            *url_timer.borrow_mut() = Some(Timeout::new(URL_DELAY_MS, move || {
+                browser::replace_fragment(&fragment);
+                if !embed {
+                    browser::save(&json);
+                }
+            }));
+        });
+    }
+    {
+        // Ctrl+Z undoes an edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it.
+        let store = store.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                EventListener::new(&window, "keydown", move |event| {
+                    let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    if !(key.ctrl_key() || key.meta_key()) {
+                        return;
+                    }
+                    let action = match key.key().to_lowercase().as_str() {
+                        "z" if key.shift_key() => Some(Action::Redo),
+                        "z" => Some(Action::Undo),
+                        "y" => Some(Action::Redo),
+                        _ => None,
+                    };
+                    if let Some(action) = action {
+                        key.prevent_default();
+                        store.dispatch(action);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    html! {
+        <ContextProvider<Store> context={store.clone()}>
+            if *embed { <EmbedView /> } else { <Playground /> }
+        </ContextProvider<Store>>
+    }
+}
 
-    let oninput = {
-        let t0_partitions = t0_partitions.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            if let Some(n) = demo::parse_partitions(&input.value()) {
-                t0_partitions.set(n);
+#[function_component]
+fn Playground() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let dispatch = |action: fn() -> Action| {
+        let store = store.clone();
+        Callback::from(move |_| store.dispatch(action()))
+    };
+    html! {
+        <div class="app">
+            <header class="top">
+                <h1>{ "Kafka Assignor Playground" }</h1>
+                <PresetPicker />
+                <div class="history" role="group" aria-label="history">
+                    <button type="button" onclick={dispatch(|| Action::Undo)} disabled={!store.can_undo()} title="Ctrl+Z">{ "Undo" }</button>
+                    <button type="button" onclick={dispatch(|| Action::Redo)} disabled={!store.can_redo()} title="Ctrl+Shift+Z">{ "Redo" }</button>
+                    <button type="button" onclick={dispatch(|| Action::Forget)} title="treat the current group as a fresh group">{ "Fresh start" }</button>
+                </div>
+                <ShareBar />
+            </header>
+            <Banner />
+            <main class="layout">
+                <div class="edit">
+                    <Intro />
+                    <TopicsEditor />
+                    <ConsumersEditor />
+                    <EventsBar />
+                </div>
+                <div class="results">
+                    <GroupSummary />
+                    <Panels explain=true />
+                </div>
+            </main>
+        </div>
+    }
+}
+
+#[function_component]
+fn EmbedView() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let full = scenario::link::url(&browser::page_base(), &store.scenario, false);
+    html! {
+        <div class="app embed">
+            <Banner />
+            if !store.scenario.title.is_empty() {
+                <p class="embed-title">{ store.scenario.title.clone() }</p>
+            }
+            <Panels explain=false />
+            <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
+        </div>
+    }
+}
+
+#[function_component]
+fn Banner() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let Some(message) = store.banner.clone() else { return html! {} };
+    let dismiss = {
+        let store = store.clone();
+        Callback::from(move |_| store.dispatch(Action::Banner(None)))
+    };
+    html! {
+        <div class="banner" role="alert">
+            <span>{ message }</span>
+            <button type="button" onclick={dismiss}>{ "Dismiss" }</button>
+        </div>
+    }
+}
+
+#[function_component]
+fn Intro() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let s = &store.scenario;
+    if s.title.is_empty() && s.notes.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="intro">
+            <h2>{ s.title.clone() }</h2>
+            <p>{ s.notes.clone() }</p>
+        </section>
+    }
+}
+
+#[function_component]
+fn PresetPicker() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let all = use_memo((), |_| presets::all());
+    let current = all.iter().position(|p| p.title == store.scenario.title);
+    let onchange = {
+        let (store, all) = (store.clone(), Rc::clone(&all));
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            let index = select.selected_index() - 1;
+            let Some(preset) = usize::try_from(index).ok().and_then(|i| all.get(i)) else { return };
+            match preset.scenario() {
+                Ok(scenario) => store.dispatch(Action::Load(scenario)),
+                Err(message) => store.dispatch(Action::Banner(Some(message))),
             }
         })
     };
-
     html! {
-        <main>
-            <h1>{ "Kafka Assignor Playground" }</h1>
-            <p class="group">
-                { "Consumers C0 and C1 subscribe to t0 and t1 (3 partitions). " }
-                <label>
-                    { "Partitions of t0: " }
-                    <input id="t0-partitions" type="number" min="0" max={MAX_T0_PARTITIONS.to_string()}
-                        value={t0_partitions.to_string()} {oninput} />
-                </label>
-            </p>
-            <div class="panels">
-                { for Strategy::ALL.into_iter().map(|strategy| html! {
-                    <Panel key={strategy.name()} {strategy} outcome={demo::outcome(strategy, &group)} />
+        <label class="presets">
+            <span class="sr-only">{ "Load a preset" }</span>
+            <select {onchange}>
+                <option selected={current.is_none()} disabled=true>{ "Presets…" }</option>
+                { for all.iter().enumerate().map(|(i, p)| html! {
+                    <option value={p.id} selected={current == Some(i)}>{ p.title.clone() }</option>
                 }) }
-            </div>
-        </main>
+            </select>
+        </label>
+    }
+}
+
+#[function_component]
+fn GroupSummary() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let computed = &store.computed;
+    html! {
+        <section class="summary" aria-label="group summary">
+            if !computed.errors.is_empty() {
+                <ul class="problems" role="alert">
+                    { for computed.errors.iter().map(|p| html! { <li class="error">{ p.to_string() }</li> }) }
+                </ul>
+            }
+            if let Some(selection) = &computed.selection {
+                <p class="selection">
+                    if let Some(strategy) = selection.strategy {
+                        { "The group uses " }<strong data-group-strategy={strategy.name()}>{ strategy.name() }</strong>
+                        { format!(" ({}): {}.", selection.group_protocol().map(|p| p.name()).unwrap_or_default(), selection.reason()) }
+                    } else {
+                        <span class="error">{ "The consumers share no strategy: the coordinator refuses them (INCONSISTENT_GROUP_PROTOCOL)." }</span>
+                    }
+                </p>
+            }
+            if !computed.advice.is_empty() || !computed.warnings.is_empty() {
+                <ul class="advice">
+                    { for computed.advice.iter().map(|a| html! { <li>{ a.message.clone() }</li> }) }
+                    { for computed.warnings.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }
+                </ul>
+            }
+            if computed.summarised() {
+                <p class="note">{ format!("{} partitions: each member's partitions are summarised as ranges.", computed.total_partitions) }</p>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PanelsProps {
+    explain: bool,
+}
+
+#[function_component]
+fn Panels(props: &PanelsProps) -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let scenario = &store.scenario;
+    let topic_index = use_memo(Rc::clone(scenario), |s| {
+        s.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect::<HashMap<_, _>>()
+    });
+    let shown: Vec<Strategy> = if scenario.view.strategies.is_empty() {
+        Strategy::ALL.to_vec()
+    } else {
+        Strategy::ALL.into_iter().filter(|s| scenario.view.strategies.iter().any(|n| n == s.name())).collect()
+    };
+    let computed = Rc::clone(&store.computed);
+    html! {
+        <div class="panels">
+            { for shown.into_iter().filter_map(|strategy| {
+                let index = computed.panels.iter().position(|p| p.strategy == strategy)?;
+                Some(html! {
+                    <StrategyPanel key={strategy.name()} {strategy} panel={PanelRef(Rc::clone(&computed), index)}
+                        topic_index={Rc::clone(&topic_index)} show_diff={scenario.view.diff}
+                        summarised={computed.summarised()} explain={props.explain} />
+                })
+            }) }
+        </div>
     }
 }

@@ -40,6 +40,45 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
     serde_json::from_str(text).map_err(|e| format!("not a scenario: {e}"))
 }
 
+/// Opens a file a person hands us: a scenario file (what the playground exports) or one group
+/// snapshot in the `kap batch` format, which opens as a fresh scenario with every strategy shown.
+pub fn read_file(text: &str) -> Result<Scenario, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    if value.get("strategy").is_some() && value.get("members").is_some() {
+        let snapshot: Snapshot = serde_json::from_value(value).map_err(|e| format!("not a group snapshot: {e}"))?;
+        snapshot.to_group()?;
+        return Ok(snapshot.to_scenario());
+    }
+    let scenario = parse_scenario(text)?;
+    match validate::errors(&scenario).first() {
+        Some(problem) => Err(problem.to_string()),
+        None => Ok(scenario),
+    }
+}
+
+/// Partitions in compact notation, topics in name order: `t0:0-2,5 t1:1`.
+pub fn compact(list: &[assignor::TopicPartition]) -> String {
+    let mut by_topic: std::collections::BTreeMap<&str, Vec<u32>> = std::collections::BTreeMap::new();
+    for tp in list {
+        by_topic.entry(&tp.topic).or_default().push(tp.partition);
+    }
+    let mut parts = Vec::with_capacity(by_topic.len());
+    for (topic, mut numbers) in by_topic {
+        numbers.sort_unstable();
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for n in numbers {
+            match runs.last_mut() {
+                Some((_, end)) if n == *end + 1 => *end = n,
+                _ => runs.push((n, n)),
+            }
+        }
+        let runs: Vec<String> =
+            runs.iter().map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") }).collect();
+        parts.push(format!("{topic}:{}", runs.join(",")));
+    }
+    parts.join(" ")
+}
+
 /// A scenario as the JSON file the playground exports and the CLI reads.
 pub fn to_json(scenario: &Scenario) -> String {
     serde_json::to_string_pretty(scenario).unwrap_or_default()

@@ -1,6 +1,8 @@
 //! Share links: any scenario survives the round trip, every link ever published still opens, and no
 //! string, however mangled, makes the decoder panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;

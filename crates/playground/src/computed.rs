@@ -1,0 +1,102 @@
+//! Everything the page shows that follows from the scenario: each strategy's rebalance, its metrics
+//! and checks, the coordinator's choice, the advice. Pure: computed once per edit, never edited.
+
+use assignor::check::{self, Metrics};
+use assignor::protocol::Selection;
+use assignor::rebalance::Rebalance;
+use assignor::{Assignment, Strategy};
+use scenario::advice::{advice, Advice};
+use scenario::{Model, Problem, Scenario, Severity};
+
+/// Above this many partitions in all, rows summarise partitions as ranges instead of chips.
+pub const CHIP_LIMIT: usize = 5_000;
+
+#[derive(Clone, Debug)]
+pub struct Computed {
+    /// Errors that stop the scenario from running (the page keeps the last good results off).
+    pub errors: Vec<Problem>,
+    pub warnings: Vec<Problem>,
+    pub panels: Vec<Panel>,
+    pub selection: Option<Selection>,
+    pub advice: Vec<Advice>,
+    pub total_partitions: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Panel {
+    pub strategy: Strategy,
+    pub outcome: Result<Outcome, String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub rebalance: Rebalance,
+    pub metrics: Metrics,
+    pub violations: Vec<String>,
+    /// Partitions moved although their owner still subscribed and had room for them.
+    pub needless_moves: usize,
+}
+
+impl Outcome {
+    /// The share of assigned partitions that changed owner.
+    pub fn moved_percent(&self) -> f64 {
+        let total = self.metrics.assigned.max(1);
+        100.0 * self.rebalance.diff.moved.len() as f64 / total as f64
+    }
+}
+
+impl Computed {
+    pub fn new(scenario: &Scenario) -> Computed {
+        let problems = scenario::validate::problems(scenario);
+        let (errors, warnings): (Vec<Problem>, Vec<Problem>) =
+            problems.into_iter().partition(|p| p.severity == Severity::Error);
+        let total_partitions = scenario.topics.iter().map(|t| t.partitions as usize).sum();
+        let model = match Model::new(scenario) {
+            Ok(model) => model,
+            Err(errors) => {
+                return Computed {
+                    errors,
+                    warnings,
+                    panels: Vec::new(),
+                    selection: None,
+                    advice: Vec::new(),
+                    total_partitions,
+                }
+            }
+        };
+        let panels =
+            Strategy::ALL.iter().map(|&strategy| Panel { strategy, outcome: outcome(&model, strategy) }).collect();
+        Computed {
+            errors,
+            warnings,
+            panels,
+            selection: (!model.members.is_empty()).then(|| model.selection()),
+            advice: advice(&model),
+            total_partitions,
+        }
+    }
+
+    #[cfg(test)]
+    pub fn panel(&self, strategy: Strategy) -> Option<&Panel> {
+        self.panels.iter().find(|p| p.strategy == strategy)
+    }
+
+    /// The rebalances that succeeded, to become the next edit's previous assignment.
+    pub fn rebalances(&self) -> Vec<Rebalance> {
+        self.panels.iter().filter_map(|p| p.outcome.as_ref().ok()).map(|o| o.rebalance.clone()).collect()
+    }
+
+    pub fn summarised(&self) -> bool {
+        self.total_partitions > CHIP_LIMIT
+    }
+}
+
+fn outcome(model: &Model, strategy: Strategy) -> Result<Outcome, String> {
+    let rebalance = model.rebalance(strategy).map_err(|e| e.to_string())?;
+    let group = model.group(strategy);
+    let metrics = check::metrics(&group, rebalance.result());
+    let last = Assignment { members: rebalance.result().clone(), ..Assignment::default() };
+    let violations = check::violations(&group, strategy, &last).iter().map(ToString::to_string).collect();
+    let needless_moves = check::needless_moves(&group, &rebalance.before, rebalance.result());
+    Ok(Outcome { rebalance, metrics, violations, needless_moves })
+}

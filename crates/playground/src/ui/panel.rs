@@ -1,0 +1,182 @@
+//! One strategy's panel: each member's partitions as chips coloured by topic, a load bar, the
+//! balance figures, the rebalance diff and its rounds.
+//!
+//! Stable hooks for tests and embedding pages: the panel has `data-strategy`, each member row
+//! `data-member`, and the chips with `data-partition` under a member are exactly its current
+//! assignment (revoked partitions carry `data-revoked` instead).
+
+use std::collections::{HashMap, HashSet};
+
+use assignor::protocol::RebalanceProtocol;
+use assignor::{Strategy, TopicPartition};
+use yew::prelude::*;
+
+use crate::computed::{Outcome, Panel};
+use crate::ui::explain::Explain;
+use crate::ui::topic_class;
+
+#[derive(Properties, PartialEq)]
+pub struct PanelProps {
+    pub strategy: Strategy,
+    pub panel: PanelRef,
+    /// Topic name to its position, for colours.
+    pub topic_index: std::rc::Rc<HashMap<String, usize>>,
+    pub show_diff: bool,
+    pub summarised: bool,
+    /// Whether the explain walkthrough may be opened (not in embeds).
+    #[prop_or(true)]
+    pub explain: bool,
+}
+
+/// A panel in the shared computed results, compared by identity.
+#[derive(Clone)]
+pub struct PanelRef(pub std::rc::Rc<crate::computed::Computed>, pub usize);
+
+impl PartialEq for PanelRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0) && self.1 == other.1
+    }
+}
+
+impl PanelRef {
+    fn get(&self) -> Option<&Panel> {
+        self.0.panels.get(self.1)
+    }
+}
+
+#[function_component]
+pub fn StrategyPanel(props: &PanelProps) -> Html {
+    let explaining = use_state(|| false);
+    let name = props.strategy.name();
+    let Some(panel) = props.panel.get() else { return html! {} };
+    let body = match &panel.outcome {
+        Err(message) => {
+            html! { <p class="error" role="alert">{ format!("Kafka's assignor cannot assign this group: {message}") }</p> }
+        }
+        Ok(outcome) => outcome_view(outcome, props),
+    };
+    let protocol = panel.outcome.as_ref().ok().map(|o| o.rebalance.protocol.name()).unwrap_or_default();
+    let toggle = {
+        let explaining = explaining.clone();
+        Callback::from(move |_| explaining.set(!*explaining))
+    };
+    html! {
+        <section class="panel" data-strategy={name} aria-labelledby={format!("panel-{name}")}>
+            <header>
+                <h3 id={format!("panel-{name}")}>{ name }</h3>
+                <span class="protocol" title="rebalance protocol">{ protocol }</span>
+                if props.explain && panel.outcome.is_ok() {
+                    <button type="button" class="explain-toggle" aria-expanded={explaining.to_string()} onclick={toggle}>
+                        { if *explaining { "Close walkthrough" } else { "Explain" } }
+                    </button>
+                }
+            </header>
+            if *explaining {
+                <Explain strategy={props.strategy} />
+            } else {
+                { body }
+            }
+        </section>
+    }
+}
+
+fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
+    let rebalance = &outcome.rebalance;
+    let metrics = &outcome.metrics;
+    let max = metrics.max.max(1);
+    let show_diff = props.show_diff && !rebalance.before.values().all(Vec::is_empty);
+    let rows = rebalance.result().iter().map(|(member, list)| {
+        let change = rebalance.diff.members.get(member);
+        let added: HashSet<&TopicPartition> = change.map(|c| c.added.iter().collect()).unwrap_or_default();
+        let revoked: &[TopicPartition] = if show_diff { change.map(|c| c.revoked.as_slice()).unwrap_or_default() } else { &[] };
+        let chip = |tp: &TopicPartition, kind: &'static str| {
+            let class = classes!("chip", topic_class(props.topic_index.get(&*tp.topic).copied().unwrap_or(0)), kind);
+            let text = tp.to_string();
+            match kind {
+                "revoked" => html! { <span {class} data-revoked={text.clone()} title={format!("{text}: revoked")}>{ text }</span> },
+                _ => html! { <span {class} data-partition={text.clone()} title={format!("{text}: {kind}")}>{ text }</span> },
+            }
+        };
+        let most = metrics.most_loaded.contains(member) && metrics.spread() > 0;
+        html! {
+            <li class={classes!("member", most.then_some("most-loaded"), list.is_empty().then_some("idle"))} data-member={member.clone()} key={member.clone()}>
+                <span class="name">{ member.clone() }</span>
+                <span class="count" aria-label={format!("{} partitions", list.len())}>{ list.len() }</span>
+                <span class="bar" aria-hidden="true"><span style={format!("width:{}%", 100 * list.len() / max)}></span></span>
+                if props.summarised {
+                    <span class="summary">{ scenario::compact(list) }</span>
+                } else {
+                    <span class="chips">
+                        { for list.iter().map(|tp| chip(tp, if show_diff && added.contains(tp) { "added" } else { "kept" })) }
+                        { for revoked.iter().map(|tp| chip(tp, "revoked")) }
+                    </span>
+                }
+            </li>
+        }
+    });
+    let moved = rebalance.diff.moved.len();
+    html! {
+        <>
+            <dl class="metrics">
+                <div><dt>{ "spread" }</dt><dd class={classes!((metrics.spread() > 1).then_some("warn"))}>{ format!("{} (max {}, min {})", metrics.spread(), metrics.max, metrics.min) }</dd></div>
+                if metrics.spread() > 0 {
+                    <div><dt>{ "most loaded" }</dt><dd>{ metrics.most_loaded.join(", ") }</dd></div>
+                }
+                if metrics.unassigned > 0 {
+                    <div><dt>{ "unassigned" }</dt><dd class="warn">{ metrics.unassigned }</dd></div>
+                }
+                if !metrics.idle.is_empty() {
+                    <div><dt>{ "idle" }</dt><dd class="warn">{ metrics.idle.join(", ") }</dd></div>
+                }
+                if metrics.cross_rack > 0 || props.topic_index.is_empty() {
+                    <div><dt>{ "cross-rack" }</dt><dd>{ metrics.cross_rack }</dd></div>
+                }
+                if show_diff {
+                    <div><dt>{ "moved" }</dt><dd>{ format!("{moved} ({:.0}%)", outcome.moved_percent()) }</dd></div>
+                    <div><dt>{ "paused" }</dt><dd>{ rebalance.paused_count() }</dd></div>
+                    <div><dt title="partitions taken from a member that still subscribes and keeps as many or more">{ "needless moves" }</dt><dd>{ outcome.needless_moves }</dd></div>
+                }
+            </dl>
+            <ol class="members">{ for rows }</ol>
+            if show_diff {
+                { timeline(outcome) }
+            }
+            if !outcome.violations.is_empty() {
+                <ul class="violations" aria-label="what Kafka does wrong here">
+                    { for outcome.violations.iter().map(|v| html! { <li>{ v.clone() }</li> }) }
+                </ul>
+            }
+        </>
+    }
+}
+
+/// The rounds of the rebalance, and what stops meanwhile.
+fn timeline(outcome: &Outcome) -> Html {
+    let rebalance = &outcome.rebalance;
+    let eager = rebalance.protocol == RebalanceProtocol::Eager;
+    let rounds = rebalance.rounds.iter().enumerate().map(|(i, round)| {
+        let revoked = round.diff.revoked_count();
+        let withheld = round.assignment.withheld.len();
+        let added: usize = round.diff.members.values().map(|c| c.added.len()).sum();
+        let text = if eager {
+            format!("every member revokes all it owns, then gets {} partitions", round.assignment.assigned_count())
+        } else if i == 0 {
+            format!("{revoked} revoked, {withheld} held back until their owner lets go, {added} handed out")
+        } else {
+            format!("follow-up: {added} handed to their new owner, {revoked} revoked")
+        };
+        html! { <li><span class="round">{ format!("round {} · generation {}", i + 1, round.generation) }</span>{ " " }{ text }</li> }
+    });
+    let paused = rebalance.paused_count();
+    let summary = if eager {
+        format!("stop-the-world: {paused} partitions stop while the group rebalances")
+    } else {
+        format!("only the {paused} partitions that move stop; the rest keep flowing")
+    };
+    html! {
+        <div class="timeline">
+            <ol>{ for rounds }</ol>
+            <p>{ summary }</p>
+        </div>
+    }
+}

@@ -1,0 +1,146 @@
+//! Sharing: the link (copied, measured), the embed snippet, and the scenario as a JSON file to
+//! export and import (the format `kap` reads).
+
+use assignor::Strategy;
+use gloo::file::callbacks::FileReader;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::browser;
+use crate::state::Action;
+use crate::ui::Store;
+
+#[function_component]
+pub fn ShareBar() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let open = use_state(|| None::<&'static str>);
+    let copied = use_state(|| false);
+    let reader = use_mut_ref(|| None::<FileReader>);
+    let base = browser::page_base();
+    let link = scenario::link::url(&base, &store.scenario, false);
+    let toggle = |which: &'static str| {
+        let (open, copied) = (open.clone(), copied.clone());
+        Callback::from(move |_| {
+            copied.set(false);
+            open.set(if *open == Some(which) { None } else { Some(which) });
+        })
+    };
+    let copy = {
+        let (link, copied) = (link.clone(), copied.clone());
+        Callback::from(move |_| {
+            browser::copy_text(&link);
+            copied.set(true);
+        })
+    };
+    let export = {
+        let scenario = store.scenario.clone();
+        Callback::from(move |_| {
+            let name = if scenario.title.is_empty() { "scenario".to_string() } else { slug(&scenario.title) };
+            browser::download(&format!("{name}.json"), &scenario::to_json(&scenario));
+        })
+    };
+    let import = {
+        let store = store.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            let store = store.clone();
+            let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
+                let parsed = text.map_err(|e| e.to_string()).and_then(|t| scenario::read_file(&t));
+                match parsed {
+                    Ok(scenario) => {
+                        store.dispatch(Action::Load(scenario));
+                        store.dispatch(Action::Banner(None));
+                    }
+                    Err(message) => {
+                        store.dispatch(Action::Banner(Some(format!("That file could not be opened: {message}"))))
+                    }
+                }
+            });
+            *reader.borrow_mut() = Some(task);
+            input.set_value("");
+        })
+    };
+    html! {
+        <div class="share">
+            <button type="button" onclick={toggle("link")} aria-expanded={(*open == Some("link")).to_string()}>{ "Share link" }</button>
+            <button type="button" onclick={toggle("embed")} aria-expanded={(*open == Some("embed")).to_string()}>{ "Embed" }</button>
+            <button type="button" onclick={export}>{ "Export JSON" }</button>
+            <label class="button">{ "Import JSON" }<input type="file" accept=".json,application/json" class="sr-only" onchange={import} /></label>
+            if *open == Some("link") {
+                <div class="dialog" role="dialog" aria-label="Share link">
+                    <label>{ "Link to this scenario" }<input readonly=true value={link.clone()} class="link" /></label>
+                    <button type="button" onclick={copy}>{ if *copied { "Copied" } else { "Copy" } }</button>
+                    <p class={classes!("length", (link.len() > scenario::link::LONG_LINK).then_some("warn"))}>
+                        { format!("{} characters", link.len()) }
+                        if link.len() > scenario::link::LONG_LINK {
+                            { " — long for chat tools, which may cut it; export the JSON file instead" }
+                        }
+                    </p>
+                </div>
+            }
+            if *open == Some("embed") {
+                <EmbedDialog base={base} />
+            }
+        </div>
+    }
+}
+
+fn slug(title: &str) -> String {
+    let slug: String =
+        title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    slug.split('-').filter(|s| !s.is_empty()).take(8).collect::<Vec<_>>().join("-")
+}
+
+#[derive(Properties, PartialEq)]
+struct EmbedProps {
+    base: String,
+}
+
+/// Choose what the embed shows; get the `<iframe>` snippet.
+#[function_component]
+fn EmbedDialog(props: &EmbedProps) -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let view = store.scenario.view.clone();
+    let shown: Vec<Strategy> = if view.strategies.is_empty() {
+        Strategy::ALL.to_vec()
+    } else {
+        view.strategies.iter().filter_map(|s| s.parse().ok()).collect()
+    };
+    let toggle_strategy = |strategy: Strategy| {
+        let (store, view, shown) = (store.clone(), view.clone(), shown.clone());
+        Callback::from(move |_| {
+            let mut next: Vec<Strategy> = shown.clone();
+            if next.contains(&strategy) {
+                next.retain(|s| *s != strategy);
+            } else {
+                next.push(strategy);
+            }
+            next.sort();
+            let strategies = if next.len() == Strategy::ALL.len() || next.is_empty() {
+                Vec::new()
+            } else {
+                next.iter().map(|s| s.name().to_string()).collect()
+            };
+            store.dispatch(Action::SetView(scenario::View { strategies, ..view.clone() }));
+        })
+    };
+    let toggle_diff = {
+        let (store, view) = (store.clone(), view.clone());
+        Callback::from(move |_| store.dispatch(Action::SetView(scenario::View { diff: !view.diff, ..view.clone() })))
+    };
+    let snippet = scenario::link::iframe(&props.base, &store.scenario);
+    html! {
+        <div class="dialog" role="dialog" aria-label="Embed">
+            <fieldset>
+                <legend>{ "Panels" }</legend>
+                { for Strategy::ALL.iter().map(|&s| html! {
+                    <label><input type="checkbox" checked={shown.contains(&s)} onchange={toggle_strategy(s)} />{ s.name() }</label>
+                }) }
+                <label><input type="checkbox" checked={view.diff} onchange={toggle_diff} />{ "show the rebalance" }</label>
+            </fieldset>
+            <label>{ "Paste into your page" }<textarea readonly=true rows="4" value={snippet} /></label>
+            <a href={scenario::link::url(&props.base, &store.scenario, true)} target="_blank" rel="noopener">{ "Preview the embed" }</a>
+        </div>
+    }
+}
