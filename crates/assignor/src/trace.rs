@@ -174,14 +174,16 @@ impl std::fmt::Display for Step {
                 }
             }
             Step::Order { name, items } => write!(f, "Sort {name}: {}.", items.join(", ")),
-            Step::RangeQuota { topic, consumers, per_consumer, extra } => match (*consumers, *extra) {
-                (0, _) => write!(f, "{topic} has no subscribers."),
-                (_, 0) => write!(f, "{topic}: {consumers} consumers get {per_consumer} partitions each."),
-                _ => write!(
-                    f,
-                    "{topic}: {consumers} consumers get {per_consumer} partitions each, and the first {extra} one more."
-                ),
-            },
+            Step::RangeQuota { topic, consumers, per_consumer, extra } => {
+                let partitions = *per_consumer as usize * consumers + *extra as usize;
+                let over =
+                    format!("{topic}: {} over {}", plural(partitions, "partition"), plural(*consumers, "consumer"));
+                match extra {
+                    0 => write!(f, "{over}, {per_consumer} each."),
+                    1 => write!(f, "{over}: {per_consumer} each, and the first gets one more."),
+                    _ => write!(f, "{over}: {per_consumer} each, and the first {extra} get one more."),
+                }
+            }
             Step::StickyQuota { min, max, expected_at_max } if min == max => {
                 let _ = expected_at_max;
                 write!(f, "Every member should end with exactly {min} partitions.")
@@ -202,6 +204,14 @@ impl std::fmt::Display for Step {
             ),
             Step::SortLists => f.write_str("Sort every member's partitions by topic and number."),
         }
+    }
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
