@@ -23,9 +23,10 @@ use crate::ui::Store;
 const URL_DELAY_MS: u32 = 300;
 
 /// The scenario to open on, and a message if the link could not be opened.
-fn opening() -> (Scenario, Option<String>) {
+fn opening(embed: bool) -> (Scenario, Option<String>) {
+    // An embed shows its link, never the visitor's own saved work.
     let saved = || {
-        browser::load_saved()
+        (!embed).then(browser::load_saved).flatten()
             .and_then(|text| scenario::parse_scenario(&text).ok())
             .filter(|s| scenario::validate::errors(s).is_empty())
     };
@@ -53,7 +54,7 @@ fn opening() -> (Scenario, Option<String>) {
 pub fn App() -> Html {
     let embed = use_memo((), |_| browser::is_embed());
     let store = use_reducer(|| {
-        let (scenario, banner) = opening();
+        let (scenario, banner) = opening(browser::is_embed());
         State::new(scenario).apply(Action::Banner(banner))
     });
     let url_timer = use_mut_ref(|| None::<Timeout>);

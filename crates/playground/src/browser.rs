@@ -1,7 +1,6 @@
 //! The only module that touches browser APIs: the URL, storage, the clipboard, downloads. Every
 //! call tolerates their absence (a sandboxed iframe has no storage, an old browser no clipboard).
 
-use gloo::storage::{LocalStorage, Storage};
 use wasm_bindgen::JsValue;
 
 const STORAGE_KEY: &str = "kafka-assignor-playground/scenario";
@@ -41,20 +40,31 @@ pub fn replace_fragment(fragment: &str) {
     let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
 }
 
+/// Local storage, when the page may use it: a sandboxed iframe throws on the mere access.
+fn storage() -> Option<web_sys::Storage> {
+    window()?.local_storage().ok().flatten()
+}
+
 /// The saved working scenario, if storage is available and holds one.
 pub fn load_saved() -> Option<String> {
-    LocalStorage::raw().get_item(STORAGE_KEY).ok().flatten()
+    storage()?.get_item(STORAGE_KEY).ok().flatten()
 }
 
 /// Saves the working scenario; false when storage is unavailable or full.
 pub fn save(json: &str) -> bool {
-    LocalStorage::raw().set_item(STORAGE_KEY, json).is_ok()
+    storage().is_some_and(|s| s.set_item(STORAGE_KEY, json).is_ok())
 }
 
-pub fn copy_text(text: &str) {
-    if let Some(w) = window() {
-        let _ = w.navigator().clipboard().write_text(text);
+/// Copies to the clipboard where the page may (a secure context); false where it may not.
+pub fn copy_text(text: &str) -> bool {
+    let Some(navigator) = window().map(|w| w.navigator()) else { return false };
+    // `navigator.clipboard` is undefined outside secure contexts: calling it would throw.
+    let has_clipboard = web_sys::js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if has_clipboard {
+        let _ = navigator.clipboard().write_text(text);
     }
+    has_clipboard
 }
 
 /// Offers `contents` as a file download.

@@ -14,22 +14,21 @@ use crate::ui::Store;
 pub fn ShareBar() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let open = use_state(|| None::<&'static str>);
-    let copied = use_state(|| false);
+    let copied = use_state(|| None::<bool>);
     let reader = use_mut_ref(|| None::<FileReader>);
     let base = browser::page_base();
     let link = scenario::link::url(&base, &store.scenario, false);
     let toggle = |which: &'static str| {
         let (open, copied) = (open.clone(), copied.clone());
         Callback::from(move |_| {
-            copied.set(false);
+            copied.set(None);
             open.set(if *open == Some(which) { None } else { Some(which) });
         })
     };
     let copy = {
         let (link, copied) = (link.clone(), copied.clone());
         Callback::from(move |_| {
-            browser::copy_text(&link);
-            copied.set(true);
+            copied.set(Some(browser::copy_text(&link)));
         })
     };
     let export = {
@@ -70,7 +69,7 @@ pub fn ShareBar() -> Html {
             if *open == Some("link") {
                 <div class="dialog" role="dialog" aria-label="Share link">
                     <label>{ "Link to this scenario" }<input readonly=true value={link.clone()} class="link" /></label>
-                    <button type="button" onclick={copy}>{ if *copied { "Copied" } else { "Copy" } }</button>
+                    <button type="button" onclick={copy}>{ match *copied { Some(true) => "Copied", Some(false) => "Select the link and copy it", None => "Copy" } }</button>
                     <p class={classes!("length", (link.len() > scenario::link::LONG_LINK).then_some("warn"))}>
                         { format!("{} characters", link.len()) }
                         if link.len() > scenario::link::LONG_LINK {
