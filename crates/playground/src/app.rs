@@ -26,7 +26,9 @@ const URL_DELAY_MS: u32 = 300;
 fn opening(embed: bool) -> (Scenario, Option<String>) {
     // An embed shows its link, never the visitor's own saved work.
     let saved = || {
-        (!embed).then(browser::load_saved).flatten()
+        (!embed)
+            .then(browser::load_saved)
+            .flatten()
             .and_then(|text| scenario::parse_scenario(&text).ok())
             .filter(|s| scenario::validate::errors(s).is_empty())
     };

@@ -20,6 +20,8 @@ pub struct Computed {
     pub selection: Option<Selection>,
     pub advice: Vec<Advice>,
     pub total_partitions: usize,
+    /// Whether racks are in play (a consumer has one and some topic knows its replicas' racks).
+    pub racks: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -51,6 +53,8 @@ impl Computed {
         let (errors, warnings): (Vec<Problem>, Vec<Problem>) =
             problems.into_iter().partition(|p| p.severity == Severity::Error);
         let total_partitions = scenario.topics.iter().map(|t| t.partitions as usize).sum();
+        let racks = scenario.consumers.iter().any(|c| c.rack.as_deref().is_some_and(|r| !r.is_empty()))
+            && scenario.topics.iter().any(|t| t.replicas.is_some() || !t.rack_overrides.is_empty());
         let model = match Model::new(scenario) {
             Ok(model) => model,
             Err(errors) => {
@@ -61,6 +65,7 @@ impl Computed {
                     selection: None,
                     advice: Vec::new(),
                     total_partitions,
+                    racks,
                 }
             }
         };
@@ -73,6 +78,7 @@ impl Computed {
             selection: (!model.members.is_empty()).then(|| model.selection()),
             advice: advice(&model),
             total_partitions,
+            racks,
         }
     }
 

@@ -20,6 +20,7 @@ pub enum Field {
     TopicName(usize),
     Partitions(usize),
     Replicas(usize),
+    PartitionRacks(usize, u32),
     ConsumerId(usize),
     InstanceId(usize),
     Rack(usize),
@@ -34,17 +35,50 @@ pub enum Field {
 pub enum Change {
     AddTopic,
     RemoveTopic(usize),
-    RenameTopic { index: usize, name: String },
-    SetPartitions { index: usize, partitions: u32 },
-    SetReplicas { index: usize, layout: Option<ReplicaLayout> },
+    RenameTopic {
+        index: usize,
+        name: String,
+    },
+    SetPartitions {
+        index: usize,
+        partitions: u32,
+    },
+    SetReplicas {
+        index: usize,
+        layout: Option<ReplicaLayout>,
+    },
+    /// One partition's replica racks (`None`: back to the layout).
+    SetPartitionRacks {
+        index: usize,
+        partition: u32,
+        racks: Option<Vec<String>>,
+    },
     AddConsumer,
     DuplicateConsumer(usize),
-    RenameConsumer { index: usize, id: String },
-    SetInstanceId { index: usize, instance_id: Option<String> },
-    SetRack { index: usize, rack: Option<String> },
-    SetStrategies { index: usize, strategies: Vec<String> },
-    SetPatterns { index: usize, patterns: Vec<String> },
-    ToggleSubscription { consumer: usize, topic: String },
+    RenameConsumer {
+        index: usize,
+        id: String,
+    },
+    SetInstanceId {
+        index: usize,
+        instance_id: Option<String>,
+    },
+    SetRack {
+        index: usize,
+        rack: Option<String>,
+    },
+    SetStrategies {
+        index: usize,
+        strategies: Vec<String>,
+    },
+    SetPatterns {
+        index: usize,
+        patterns: Vec<String>,
+    },
+    ToggleSubscription {
+        consumer: usize,
+        topic: String,
+    },
     Event(Event),
 }
 
@@ -252,6 +286,13 @@ impl Change {
             }
             Change::SetReplicas { index, layout } => {
                 s.topics.get_mut(*index).ok_or("no such topic")?.replicas = layout.clone();
+            }
+            Change::SetPartitionRacks { index, partition, racks } => {
+                let t = s.topics.get_mut(*index).ok_or("no such topic")?;
+                match racks {
+                    Some(racks) => t.rack_overrides.insert(*partition, racks.clone()),
+                    None => t.rack_overrides.remove(partition),
+                };
             }
             Change::AddConsumer => {
                 let id = fresh_name("C", |n| s.consumers.iter().any(|c| c.id == n));

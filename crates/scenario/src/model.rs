@@ -115,22 +115,27 @@ impl Model {
 }
 
 fn resolve_topic(spec: &TopicSpec) -> Topic {
-    let laid_out = spec.replicas.as_ref().filter(|l| !l.racks.is_empty() && l.factor > 0);
-    let replica_racks = if laid_out.is_none() && spec.rack_overrides.is_empty() {
+    let replica_racks = if spec.replicas.is_none() && spec.rack_overrides.is_empty() {
         Vec::new()
     } else {
-        (0..spec.partitions)
-            .map(|p| match spec.rack_overrides.get(&p) {
-                Some(racks) => racks.clone(),
-                None => laid_out.map_or_else(Vec::new, |l| {
-                    (0..l.factor as usize)
-                        .filter_map(|i| l.racks.get((p as usize + i) % l.racks.len()).cloned())
-                        .collect()
-                }),
-            })
-            .collect()
+        (0..spec.partitions).map(|p| spec.racks_of(p)).collect()
     };
     Topic { name: spec.name.clone(), partitions: spec.partitions, replica_racks }
+}
+
+impl TopicSpec {
+    /// The racks of partition `p`'s replicas: its override, else the round-robin layout.
+    pub fn racks_of(&self, p: u32) -> Vec<String> {
+        if let Some(racks) = self.rack_overrides.get(&p) {
+            return racks.clone();
+        }
+        match self.replicas.as_ref().filter(|l| !l.racks.is_empty() && l.factor > 0) {
+            Some(l) => {
+                (0..l.factor as usize).filter_map(|i| l.racks.get((p as usize + i) % l.racks.len()).cloned()).collect()
+            }
+            None => Vec::new(),
+        }
+    }
 }
 
 /// The scenario after `results` (one rebalance per strategy): their assignments become what each

@@ -95,8 +95,10 @@ fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
         let store = store.clone();
         Callback::from(move |_| edit(&store, Field::Once, Change::RemoveTopic(i)))
     };
+    let racks_known = topic.replicas.is_some() || !topic.rack_overrides.is_empty();
     html! {
-        <tr key={i} class={topic_class(i)} data-topic={topic.name.clone()}>
+        <key={i}>
+        <tr class={topic_class(i)} data-topic={topic.name.clone()}>
             <td><span class="swatch" aria-hidden="true"></span>
                 <TextField label={format!("Name of topic {}", i + 1)} compact=true value={topic.name.clone()} field={Field::TopicName(i)} on_input={rename} /></td>
             <td><CountField label={format!("Partitions of {}", topic.name)} value={topic.partitions} field={Field::Partitions(i)} on_set={set_partitions} /></td>
@@ -106,6 +108,43 @@ fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
             </td>
             <td><button type="button" class="icon" aria-label={format!("Remove topic {}", topic.name)} onclick={remove}>{ "✕" }</button></td>
         </tr>
+        if racks_known {
+            <tr class="partition-racks"><td colspan="4">{ partition_racks(store, i, topic) }</td></tr>
+        }
+        </>
+    }
+}
+
+/// The most partitions whose racks are edited one by one.
+const RACK_EDIT_LIMIT: u32 = 64;
+
+/// Each partition's replica racks, editable one by one (an override of the layout).
+fn partition_racks(store: &Store, i: usize, topic: &TopicSpec) -> Html {
+    if topic.partitions > RACK_EDIT_LIMIT {
+        return html! { <p class="hint">{ format!("Racks follow the layout (per-partition editing up to {RACK_EDIT_LIMIT} partitions).") }</p> };
+    }
+    let rows = (0..topic.partitions).map(|p| {
+        let on_input = {
+            let store = store.clone();
+            Callback::from(move |text: String| {
+                let racks = (!text.trim().is_empty() || text.contains(',')).then(|| split_list(&text));
+                edit(&store, Field::PartitionRacks(i, p), Change::SetPartitionRacks { index: i, partition: p, racks })
+            })
+        };
+        let overridden = topic.rack_overrides.contains_key(&p);
+        html! {
+            <span class={classes!("partition-rack", overridden.then_some("overridden"))}>
+                <span class="pnum" aria-hidden="true">{ p }</span>
+                <TextField label={format!("Replica racks of {}-{p}", topic.name)} compact=true value={topic.racks_of(p).join(",")}
+                    placeholder="none" field={Field::PartitionRacks(i, p)} {on_input} />
+            </span>
+        }
+    });
+    html! {
+        <details>
+            <summary>{ format!("Racks of each partition of {}", topic.name) }</summary>
+            <div class="partition-rack-grid">{ for rows }</div>
+        </details>
     }
 }
 

@@ -128,7 +128,7 @@ fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
                 if !metrics.idle.is_empty() {
                     <div><dt>{ "idle" }</dt><dd class="warn">{ metrics.idle.join(", ") }</dd></div>
                 }
-                if metrics.cross_rack > 0 || props.topic_index.is_empty() {
+                if props.panel.0.racks {
                     <div><dt>{ "cross-rack" }</dt><dd>{ metrics.cross_rack }</dd></div>
                 }
                 if show_diff {
