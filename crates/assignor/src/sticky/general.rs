@@ -93,6 +93,8 @@ struct General<'g, 'a, 'r, 't, T: Tracer> {
     prev: Vec<u32>,
     prev_generation: Vec<i32>,
     movements: Movements,
+    moves: u64,
+    move_limit: u64,
     /// Bumped on every size change; caches below are valid for one epoch.
     epoch: u64,
     balanced_at: Option<(u64, bool)>,
@@ -145,6 +147,8 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             prev: Vec::new(),
             prev_generation: Vec::new(),
             movements: Movements::new(topics),
+            moves: 0,
+            move_limit: 64 * (g.partition_count() as u64 + n as u64) + 1_000_000,
             epoch: 0,
             balanced_at: None,
             first_subscriber_at: vec![(u64::MAX, NONE); topics],
@@ -348,7 +352,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                         )));
                     }
                     if self.size(c) > self.size(prev) + 1 {
-                        self.reassign(p, prev);
+                        self.reassign(p, prev)?;
                         modified = true;
                         performed = true;
                         continue;
@@ -358,7 +362,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                     return Err(npe("no member to move a partition to"));
                 };
                 if self.size(c) > self.size(n) + 1 {
-                    self.reassign(p, n);
+                    self.reassign(p, n)?;
                     modified = true;
                     performed = true;
                 }
@@ -371,11 +375,22 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
 
     /// Moves `p` (or, to avoid a back-and-forth, a partition of its topic that earlier moved
     /// the other way) to `to`.
-    fn reassign(&mut self, p: PartitionIdx, to: MemberIdx) {
+    fn reassign(&mut self, p: PartitionIdx, to: MemberIdx) -> Result<(), AssignError> {
         let g = self.g;
+        // Every move but those swapped for an earlier one lowers the balance score, so a
+        // balancing that keeps going this long is cycling (Java would never return).
+        self.moves += 1;
+        if self.moves > self.move_limit {
+            return Err(AssignError::KafkaThrows(format!(
+                "balancing does not terminate ({} moves without reaching balance)",
+                self.move_limit
+            )));
+        }
         let t = g.topic_of(p);
         let x = self.movements.actual(p, t, MemberIdx(self.owner[p.ix()]), to);
-        let from = MemberIdx(self.owner[x.ix()]);
+        let Some(from) = Some(self.owner[x.ix()]).filter(|&o| o != NONE).map(MemberIdx) else {
+            return Err(npe("a partition to move has no owner"));
+        };
         let (from_size, to_size) = (self.size(from), self.size(to));
         let hash = java::topic_partition_hash(g.topic(t).hash, g.number(x));
         self.movements.record(x, t, hash, from, to);
@@ -393,6 +408,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             from: g.member_id(from).into(),
             to: g.member_id(to).into(),
         });
+        Ok(())
     }
 
     fn save(&mut self, m: MemberIdx) {
@@ -493,5 +509,59 @@ fn listed_topics<'p>(g: &'p Prepared, m: MemberIdx) -> Cow<'p, [TopicIdx]> {
         Cow::Borrowed(distinct)
     } else {
         Cow::Owned(raw.iter().filter_map(|name| g.topic_by_name.get(name.as_str()).copied()).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Subscription, Topic};
+    use crate::trace::replay;
+
+    /// Undoing a balancing (rare: it takes a chain of movements that makes things worse) must
+    /// leave a trace that replays to the restored lists.
+    #[test]
+    fn undone_moves_replay_to_the_saved_lists() {
+        let topic = Topic::new("t", 6);
+        let topics = [&topic];
+        let sub = |id: &str, owned: &[u32]| Subscription {
+            member_id: id.into(),
+            topics: vec!["t".into()],
+            owned_partitions: owned.iter().map(|&p| crate::TopicPartition::new("t", p)).collect(),
+            generation: Some(1),
+            ..Subscription::default()
+        };
+        let subscriptions = [sub("a", &[0, 1, 2, 3]), sub("b", &[4]), sub("c", &[])];
+        let g = Prepared::new(&topics, &subscriptions).unwrap_or_else(|e| panic!("{e}"));
+        let hash_order: Vec<MemberIdx> = g.members().collect();
+        let data = super::super::member_data::read(&g, true).unwrap_or_else(|e| panic!("{e}"));
+        let own = super::super::ownership::resolve(&g, &hash_order, &data, &mut crate::trace::NoTrace);
+        let racks = RackView::new(&g);
+        let mut steps: Vec<Step> = Vec::new();
+        let mut b = General::new(&g, &racks, &mut steps);
+        b.keep_owned(&hash_order, &own);
+        for m in g.members() {
+            let key = b.key(m);
+            b.order.insert(key);
+        }
+        let unassigned: Vec<PartitionIdx> =
+            b.sorted_partitions().into_iter().filter(|p| b.owner[p.ix()] == NONE).collect();
+        b.fill(&unassigned);
+        let before = b.lists.clone();
+        b.snapshot_on = true;
+        let (bb, c) = (MemberIdx(1), MemberIdx(2));
+        for (p, to) in [(1, c), (4, c), (0, bb)] {
+            b.reassign(PartitionIdx(p), to).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_ne!(b.lists, before);
+        b.revert();
+        assert_eq!(b.lists, before);
+        let lists = b.lists.clone();
+        let names: Vec<String> = g.members().map(|m| g.member_id(m).to_string()).collect();
+        let replayed = replay(&names, &steps);
+        for m in g.members() {
+            let expected: Vec<crate::TopicPartition> = lists[m.ix()].iter().map(|&p| g.topic_partition(p)).collect();
+            assert_eq!(replayed[g.member_id(m)], expected);
+        }
     }
 }

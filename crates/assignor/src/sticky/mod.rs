@@ -75,3 +75,32 @@ pub(crate) fn assign<T: Tracer>(
     };
     Ok(StickyOutcome { lists, transferring, withheld })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{assign, Group, Member, Strategy, Topic, TopicPartition};
+
+    /// The example of the module documentation.
+    #[test]
+    fn module_example() {
+        let tp = |p| TopicPartition::new("t0", p);
+        let member = |id: &str, owned: Vec<TopicPartition>| Member {
+            id: id.into(),
+            topics: vec!["t0".into()],
+            owned,
+            generation: Some(1),
+            ..Member::default()
+        };
+        let group = Group {
+            topics: vec![Topic::new("t0", 3)],
+            members: vec![member("C0", vec![tp(0), tp(1), tp(2)]), member("C1", vec![])],
+        };
+        let sticky = assign(Strategy::Sticky, &group).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sticky.members["C0"], [tp(0), tp(1)]);
+        assert_eq!(sticky.members["C1"], [tp(2)]);
+        let cooperative = assign(Strategy::CooperativeSticky, &group).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cooperative.members["C0"], [tp(0), tp(1)]);
+        assert!(cooperative.members["C1"].is_empty());
+        assert_eq!(cooperative.withheld.get(&tp(2)).map(String::as_str), Some("C1"));
+    }
+}
