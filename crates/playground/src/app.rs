@@ -278,7 +278,8 @@ fn Panels(props: &PanelsProps) -> Html {
                 Some(html! {
                     <StrategyPanel key={strategy.name()} {strategy} panel={PanelRef(Rc::clone(&computed), index)}
                         topic_index={Rc::clone(&topic_index)} show_diff={scenario.view.diff}
-                        summarised={computed.summarised()} explain={props.explain} />
+                        summarised={computed.summarised()} explain={props.explain}
+                        chosen={computed.selection.as_ref().and_then(|s| s.strategy) == Some(strategy)} />
                 })
             }) }
         </div>

@@ -26,6 +26,9 @@ pub struct PanelProps {
     /// Whether the explain walkthrough may be opened (not in embeds).
     #[prop_or(true)]
     pub explain: bool,
+    /// Whether the coordinator picks this strategy for the group as configured.
+    #[prop_or_default]
+    pub chosen: bool,
 }
 
 /// A panel in the shared computed results, compared by identity.
@@ -61,10 +64,13 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         Callback::from(move |_| explaining.set(!*explaining))
     };
     html! {
-        <section class="panel" data-strategy={name} aria-labelledby={format!("panel-{name}")}>
+        <section class={classes!("panel", props.chosen.then_some("chosen-panel"))} data-strategy={name} aria-labelledby={format!("panel-{name}")}>
             <header>
                 <h3 id={format!("panel-{name}")}>{ name }</h3>
                 <span class="protocol" title="rebalance protocol">{ protocol }</span>
+                if props.chosen {
+                    <span class="chosen" title="the coordinator picks this strategy for the consumers as configured">{ "the group's choice" }</span>
+                }
                 if props.explain && panel.outcome.is_ok() {
                     <button type="button" class="explain-toggle" aria-expanded={explaining.to_string()} onclick={toggle}>
                         { if *explaining { "Close walkthrough" } else { "Explain" } }
