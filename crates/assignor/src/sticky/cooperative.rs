@@ -8,7 +8,8 @@ use crate::trace::{Step, Tracer};
 
 const NONE: u32 = u32::MAX;
 
-/// Who claimed each partition in its `ownedPartitions` (the raw lists, conflicts not resolved).
+/// Who claimed each partition in its `ownedPartitions` (the raw lists, conflicts not resolved);
+/// only for the trace.
 struct RawOwners {
     first: Vec<u32>,
     /// Further claimants of partitions claimed more than once.
@@ -33,10 +34,6 @@ impl RawOwners {
         RawOwners { first, more }
     }
 
-    fn owned_by(&self, p: PartitionIdx, m: MemberIdx) -> bool {
-        self.first[p.ix()] == m.0 || self.more.binary_search(&(p, m)).is_ok()
-    }
-
     fn others(&self, p: PartitionIdx) -> impl Iterator<Item = MemberIdx> + '_ {
         let start = self.more.partition_point(|&(q, _)| q < p);
         let first = (self.first[p.ix()] != NONE).then_some(MemberIdx(self.first[p.ix()]));
@@ -45,31 +42,39 @@ impl RawOwners {
 }
 
 /// `computePartitionsTransferringOwnership`, for the general builder (which leaves the map
-/// null): partitions new to their owner that some other member owned and no longer has.
+/// null): partitions new to their owner that some other member owned and no longer has. `owner`
+/// is each partition's new owner.
 pub(crate) fn transferring(
     g: &Prepared,
     data: &MemberData,
     lists: &[Vec<PartitionIdx>],
+    owner: &[u32],
 ) -> Vec<(PartitionIdx, MemberIdx)> {
-    let raw = RawOwners::new(g, data);
-    let mut owner = vec![NONE; g.partition_count()];
-    for (m, list) in lists.iter().enumerate() {
-        for &p in list {
-            owner[p.ix()] = m as u32;
-        }
-    }
-    let mut revoked = vec![false; g.partition_count()];
+    // Revoked: owned before by a member that no longer has it. Usually nothing is.
+    let mut revoked: Vec<u64> = Vec::new();
     for m in g.members() {
         for &p in &data.owned[m.ix()] {
             if owner[p.ix()] != m.0 {
-                revoked[p.ix()] = true;
+                if revoked.is_empty() {
+                    revoked = vec![0; g.partition_count().div_ceil(64)];
+                }
+                revoked[p.ix() / 64] |= 1 << (p.ix() % 64);
             }
         }
     }
+    if revoked.is_empty() {
+        return Vec::new();
+    }
+    let is_revoked = |p: PartitionIdx| revoked[p.ix() / 64] & (1 << (p.ix() % 64)) != 0;
+    // Added: in a member's new list but not in what it owned; member by member, its owned
+    // partitions are stamped first.
+    let mut stamp = vec![NONE; g.partition_count()];
     let mut moving = Vec::new();
-    for (m, list) in lists.iter().enumerate() {
-        let m = MemberIdx(m as u32);
-        moving.extend(list.iter().filter(|&&p| revoked[p.ix()] && !raw.owned_by(p, m)).map(|&p| (p, m)));
+    for m in g.members() {
+        for &p in &data.owned[m.ix()] {
+            stamp[p.ix()] = m.0;
+        }
+        moving.extend(lists[m.ix()].iter().filter(|&&p| is_revoked(p) && stamp[p.ix()] != m.0).map(|&p| (p, m)));
     }
     moving
 }

@@ -36,7 +36,7 @@ pub(crate) fn build<T: Tracer>(
     own: &Ownership,
     racks: &RackView,
     trace: &mut T,
-) -> Result<Vec<Vec<PartitionIdx>>, AssignError> {
+) -> Result<Built, AssignError> {
     trace.record(|| Step::Note {
         text: "members subscribe to different topics: general assignment with balancing (KIP-54)".into(),
     });
@@ -70,7 +70,13 @@ pub(crate) fn build<T: Tracer>(
     if !initializing && performed && b.score() >= score_before {
         b.revert();
     }
-    Ok(b.lists)
+    Ok(Built { lists: b.lists, owner: b.owner })
+}
+
+pub(crate) struct Built {
+    pub lists: Vec<Vec<PartitionIdx>>,
+    /// Each partition's member (index), or `u32::MAX` when unassigned.
+    pub owner: Vec<u32>,
 }
 
 struct General<'g, 'a, 'r, 't, T: Tracer> {
@@ -82,8 +88,9 @@ struct General<'g, 'a, 'r, 't, T: Tracer> {
     /// The load order: (size, rank of member id); only members taking part in balancing.
     order: BTreeSet<(u32, u32)>,
     member_by_rank: Vec<MemberIdx>,
-    /// Each member's existing topics, sorted, for membership tests.
-    topics_sorted: Vec<Vec<TopicIdx>>,
+    /// Each member's existing topics, without repeats.
+    topics_of: Vec<Vec<TopicIdx>>,
+    subscribed: Subscribed,
     /// `getMaxAssignmentSize` as Java computes it (over the listed topics, repeats included).
     max_size: Vec<i32>,
     /// Subscribers per topic, counting a topic listed twice twice, as Kafka's lists do.
@@ -117,7 +124,6 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
         }
         let mut subscribers = vec![0u32; topics];
         let mut max_size = vec![0i32; n];
-        let mut topics_sorted = Vec::with_capacity(n);
         for m in g.members() {
             let listed = listed_topics(g, m);
             for t in listed.iter() {
@@ -128,9 +134,6 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             } else {
                 listed.iter().fold(0i32, |sum, &t| sum.wrapping_add(g.topic(t).partitions as i32))
             };
-            let mut sorted = g.member_topics[m.ix()].clone();
-            sorted.sort_unstable();
-            topics_sorted.push(sorted);
         }
         General {
             g,
@@ -140,7 +143,8 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             owner: vec![NONE; g.partition_count()],
             order: BTreeSet::new(),
             member_by_rank,
-            topics_sorted,
+            topics_of: g.member_topics.clone(),
+            subscribed: Subscribed::new(g),
             max_size,
             subscribers,
             fixed: vec![false; n],
@@ -169,7 +173,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
     }
 
     fn subscribes(&self, m: MemberIdx, t: TopicIdx) -> bool {
-        self.topics_sorted[m.ix()].binary_search(&t).is_ok()
+        self.subscribed.contains(m, t)
     }
 
     /// Replaces `m`'s entry in the load order after its list changed from `old_size`.
@@ -478,7 +482,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             if size as i32 == self.max_size[c.ix()] {
                 continue;
             }
-            for &t in &self.topics_sorted[c.ix()] {
+            for &t in &self.topics_of[c.ix()] {
                 if self.min_subscriber_at[t.ix()] != stamp {
                     self.min_subscriber_at[t.ix()] = stamp;
                     self.min_subscriber[t.ix()] = size;
@@ -498,6 +502,50 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             }
         }
         Ok(true)
+    }
+}
+
+/// Who subscribes to what: one bit per (member, topic) when that fits in a few megabytes, else
+/// each member's topics sorted for a binary search.
+enum Subscribed {
+    Bits { topics: usize, bits: Vec<u64> },
+    Sorted(Vec<Vec<TopicIdx>>),
+}
+
+impl Subscribed {
+    fn new(g: &Prepared) -> Self {
+        let topics = g.topics.len();
+        if g.member_count().saturating_mul(topics) <= 1 << 26 {
+            let mut bits = vec![0u64; (g.member_count() * topics).div_ceil(64)];
+            for m in g.members() {
+                for t in &g.member_topics[m.ix()] {
+                    let i = m.ix() * topics + t.ix();
+                    bits[i / 64] |= 1 << (i % 64);
+                }
+            }
+            Subscribed::Bits { topics, bits }
+        } else {
+            Subscribed::Sorted(
+                g.member_topics
+                    .iter()
+                    .map(|list| {
+                        let mut sorted = list.clone();
+                        sorted.sort_unstable();
+                        sorted
+                    })
+                    .collect(),
+            )
+        }
+    }
+
+    fn contains(&self, m: MemberIdx, t: TopicIdx) -> bool {
+        match self {
+            Subscribed::Bits { topics, bits } => {
+                let i = m.ix() * topics + t.ix();
+                bits[i / 64] & (1 << (i % 64)) != 0
+            }
+            Subscribed::Sorted(lists) => lists[m.ix()].binary_search(&t).is_ok(),
+        }
     }
 }
 

@@ -57,16 +57,18 @@ pub(crate) fn assign<T: Tracer>(
             text: "some consumers' racks hold only some partitions' replicas: rack-aware (KIP-881)".into(),
         });
     }
-    let (mut lists, transferring) = if own.all_equal {
+    let (mut lists, transferring, owner) = if own.all_equal {
         let built = constrained::build(g, hash_order, &own, &racks, trace)?;
-        (built.lists, Some(built.transferring))
+        (built.lists, Some(built.transferring), None)
     } else {
-        (general::build(g, hash_order, &data, &own, &racks, trace)?, None)
+        let built = general::build(g, hash_order, &data, &own, &racks, trace)?;
+        (built.lists, None, Some(built.owner))
     };
     let withheld = if cooperative {
-        let moving = match &transferring {
-            Some(moving) => moving.clone(),
-            None => cooperative::transferring(g, &data, &lists),
+        let moving = match (&transferring, &owner) {
+            (Some(moving), _) => moving.clone(),
+            (None, Some(owner)) => cooperative::transferring(g, &data, &lists, owner),
+            (None, None) => Vec::new(),
         };
         cooperative::withhold(g, &data, &mut lists, &moving, trace);
         moving
