@@ -194,7 +194,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                 None if max_generation > -1 => -1,
                 _ => continue,
             };
-            if self.prev.is_empty() {
+            if self.prev.is_empty() && !data.owned[m.ix()].is_empty() {
                 self.prev = vec![NONE; self.g.partition_count()];
                 self.prev_generation = vec![0; self.g.partition_count()];
             }
