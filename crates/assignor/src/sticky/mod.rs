@@ -7,6 +7,11 @@
 //! `cooperative-sticky` `t0-2` is withheld this round (`C1: []`) so that `C0` revokes it first,
 //! and the follow-up rebalance gives it to `C1`.
 //!
+//! With unequal subscriptions, `t0` (1 partition), `t1` (2), `t2` (3) and `C0: t0`,
+//! `C1: t0,t1`, `C2: t0,t1,t2`, a fresh group gets `C0: [t0-0]`, `C1: [t1-0, t1-1]`,
+//! `C2: [t2-0, t2-1, t2-2]` (roundrobin would give `C2` four): partitions of the topics with the
+//! fewest subscribers are placed first, each on the least loaded member that can take it.
+//!
 //! The phases, in Kafka's order:
 //! 1. previous ownership per strategy ([`member_data`]);
 //! 2. one pass in the leader's `HashMap` order: equal subscriptions? conflicting claims
