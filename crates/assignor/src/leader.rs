@@ -37,7 +37,8 @@ pub fn subscription(strategy: Strategy, member: &Member) -> Subscription {
                 .map(|generation| UserData::Sticky { partitions: member.owned.clone(), generation: Some(generation) }),
         ),
         Strategy::CooperativeSticky => {
-            let mut owned = member.owned.clone();
+            // An eager client has revoked everything before joining: it owns nothing it can send.
+            let mut owned = if member.eager { Vec::new() } else { member.owned.clone() };
             owned.sort();
             let generation = member.generation.unwrap_or(-1);
             (owned, Some(UserData::Cooperative { generation }))

@@ -83,6 +83,10 @@ pub struct Member {
     pub owned: Vec<TopicPartition>,
     /// The generation of that ownership; `None` for a member that never received an assignment.
     pub generation: Option<i32>,
+    /// Set when the member's client rebalances EAGER although the group's strategy is cooperative
+    /// (its `partition.assignment.strategy` also lists an eager-only assignor, as 3.0+'s default
+    /// `[range, cooperative-sticky]` does): it revokes everything before it rejoins.
+    pub eager: bool,
 }
 
 /// A consumer group about to rebalance: the topics in the cluster and the members in JoinGroup order.

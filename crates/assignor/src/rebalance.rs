@@ -109,7 +109,10 @@ pub struct Round {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rebalance {
     pub strategy: Strategy,
+    /// The strategy's protocol; members marked `eager` rebalance EAGER all the same.
     pub protocol: RebalanceProtocol,
+    /// Members whose clients rebalance EAGER under a cooperative strategy.
+    pub eager_members: Vec<String>,
     /// What every member (and every member that left) owned before.
     pub before: Lists,
     /// At least one round; cooperative rebalances add follow-ups until nothing is revoked.
@@ -150,19 +153,24 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
     let mut going_in = before.clone();
     let mut rounds = Vec::new();
     let mut paused: Lists = group.members.iter().map(|m| (m.id.clone(), Vec::new())).collect();
+    let eager = |id: &str| protocol == RebalanceProtocol::Eager || group.members.iter().any(|m| m.eager && m.id == id);
     loop {
         let assignment = crate::assign(strategy, &current)?;
         let round_diff = diff(&going_in, &assignment.members);
         for (id, change) in &round_diff.members {
             if let Some(list) = paused.get_mut(id) {
-                match protocol {
-                    RebalanceProtocol::Eager => list.extend(change.kept.iter().chain(&change.revoked).cloned()),
-                    RebalanceProtocol::Cooperative => list.extend(change.revoked.iter().cloned()),
+                // Eager members stop everything they own before rejoining; cooperative ones only
+                // what they give up.
+                if eager(id) {
+                    list.extend(change.kept.iter().chain(&change.revoked).cloned());
+                } else {
+                    list.extend(change.revoked.iter().cloned());
                 }
             }
         }
-        let revoked_any = protocol == RebalanceProtocol::Cooperative
-            && round_diff.members.iter().any(|(id, c)| !c.revoked.is_empty() && !departed.contains_key(id));
+        // Only cooperative members rejoin at once after revoking (KIP-429).
+        let revoked_any =
+            round_diff.members.iter().any(|(id, c)| !c.revoked.is_empty() && !departed.contains_key(id) && !eager(id));
         let withheld_any = !assignment.withheld.is_empty();
         going_in = assignment.members.clone();
         rounds.push(Round { generation, assignment, diff: round_diff });
@@ -184,7 +192,12 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
         [only] => only.diff.clone(),
         _ => diff(&before, rounds.last().map_or(&EMPTY.members, |r| &r.assignment.members)),
     };
-    Ok(Rebalance { strategy, protocol, before, rounds, paused, diff, settled })
+    let eager_members = if protocol == RebalanceProtocol::Cooperative {
+        group.members.iter().filter(|m| m.eager).map(|m| m.id.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Rebalance { strategy, protocol, eager_members, before, rounds, paused, diff, settled })
 }
 
 #[cfg(test)]

@@ -52,6 +52,7 @@ fn group(example: &Example) -> Group {
                 topics: m.topics.clone(),
                 owned: tps(&m.owned),
                 generation: m.generation,
+                eager: false,
             })
             .collect(),
     }

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use assignor::protocol::{self, Selection};
+use assignor::protocol::{self, RebalanceProtocol, Selection};
 use assignor::rebalance::{self, Lists, Rebalance};
 use assignor::{AssignError, Group, Member, Strategy, Topic, TopicPartition};
 
@@ -47,6 +47,7 @@ impl Model {
                     topics: subscribed,
                     owned: Vec::new(),
                     generation: None,
+                    eager: false,
                 }
             })
             .collect();
@@ -78,34 +79,61 @@ impl Model {
 
     /// The group about to rebalance under `strategy`: each member owns what it held before, if
     /// that still exists (a topic removed or recreated smaller takes its partitions with it).
+    ///
+    /// For the strategy the coordinator picks, the group is what Kafka would really run: members
+    /// refused with `INCONSISTENT_GROUP_PROTOCOL` stay out, and members whose clients rebalance
+    /// EAGER (because they also list an eager-only assignor) revoke everything before rejoining.
+    /// Other strategies show the group as if every consumer ran that strategy alone.
     pub fn group(&self, strategy: Strategy) -> Group {
         let previous = self.previous_lists(strategy);
         let generation = self.previous.as_ref().map(|p| p.generation);
         let counts: std::collections::HashMap<&str, u32> =
             self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
         let exists = |tp: &TopicPartition| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
+        let selection = self.selection();
+        let chosen = selection.strategy == Some(strategy);
+        let left_out: HashSet<&str> = selection
+            .rejected
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .chain(selection.unconfigured.iter().map(String::as_str))
+            .collect();
         let members = self
             .members
             .iter()
-            .map(|m| match previous.get(&m.id) {
-                Some(owned) => {
-                    Member { owned: owned.iter().filter(|tp| exists(tp)).cloned().collect(), generation, ..m.clone() }
+            .zip(&self.strategies)
+            .filter(|(m, _)| !(chosen && left_out.contains(m.id.as_str())))
+            .map(|(m, (_, listed))| {
+                let eager = chosen && protocol::client_protocol(listed) == Some(RebalanceProtocol::Eager);
+                match previous.get(&m.id) {
+                    Some(owned) => Member {
+                        owned: owned.iter().filter(|tp| exists(tp)).cloned().collect(),
+                        generation,
+                        eager,
+                        ..m.clone()
+                    },
+                    None => Member { eager, ..m.clone() },
                 }
-                None => m.clone(),
             })
             .collect();
         Group { topics: self.topics.clone(), members }
     }
 
-    /// What members that have left the group owned under `strategy`.
+    /// What members that are not in the group under `strategy` owned: they left, or the
+    /// coordinator refused them.
     pub fn departed(&self, strategy: Strategy) -> Lists {
-        let present: HashSet<&str> = self.members.iter().map(|m| m.id.as_str()).collect();
+        let group = self.group(strategy);
+        let present: HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
         self.previous_lists(strategy).into_iter().filter(|(m, _)| !present.contains(m.as_str())).collect()
     }
 
     /// The rebalance this scenario describes, under `strategy`.
     pub fn rebalance(&self, strategy: Strategy) -> Result<Rebalance, AssignError> {
-        rebalance::rebalance(strategy, &self.group(strategy), &self.departed(strategy))
+        let group = self.group(strategy);
+        let present: HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
+        let departed: Lists =
+            self.previous_lists(strategy).into_iter().filter(|(m, _)| !present.contains(m.as_str())).collect();
+        rebalance::rebalance(strategy, &group, &departed)
     }
 
     /// The coordinator's choice among the consumers' strategy lists.
@@ -192,6 +220,7 @@ impl Snapshot {
                 topics: m.topics.clone(),
                 owned: m.owned.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect(),
                 generation: m.generation,
+                eager: false,
             })
             .collect();
         Ok((strategy, Group { topics, members }))
