@@ -58,7 +58,11 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         }
         Ok(outcome) => outcome_view(outcome, props),
     };
-    let protocol = panel.outcome.as_ref().ok().map(|o| o.rebalance.protocol.name()).unwrap_or_default();
+    let protocol = match &panel.outcome {
+        Ok(o) if o.rebalance.eager_members.is_empty() => o.rebalance.protocol.name().to_string(),
+        Ok(o) => format!("{} · eager: {}", o.rebalance.protocol.name(), o.rebalance.eager_members.join(", ")),
+        Err(_) => String::new(),
+    };
     let toggle = {
         let explaining = explaining.clone();
         Callback::from(move |_| explaining.set(!*explaining))
@@ -160,6 +164,7 @@ fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
 fn timeline(outcome: &Outcome) -> Html {
     let rebalance = &outcome.rebalance;
     let eager = rebalance.protocol == RebalanceProtocol::Eager;
+    let some_eager = !rebalance.eager_members.is_empty();
     let rounds = rebalance.rounds.iter().enumerate().map(|(i, round)| {
         let revoked = round.diff.revoked_count();
         let withheld = round.assignment.withheld.len();
@@ -176,6 +181,11 @@ fn timeline(outcome: &Outcome) -> Html {
     let paused = rebalance.paused_count();
     let summary = if eager {
         format!("stop-the-world: {paused} partitions stop while the group rebalances")
+    } else if some_eager {
+        format!(
+            "{paused} partitions stop: {} still rebalance eagerly (they list an eager-only strategy) and revoke everything",
+            rebalance.eager_members.join(", ")
+        )
     } else {
         format!("only the {paused} partitions that move stop; the rest keep flowing")
     };
