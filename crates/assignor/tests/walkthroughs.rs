@@ -90,6 +90,47 @@ fn range_cuts_each_topic_into_ranges() {
 }
 
 #[test]
+fn sticky_deals_each_partition_to_the_least_loaded_subscriber() {
+    // Seed 001's sticky initial assignment: partitions by how few consumers can take them (t2,
+    // then t1, then t0), each to the first consumer in load order that subscribes; the load order
+    // is sorted again after every assignment.
+    let g = group(
+        &[("t0", 1), ("t1", 2), ("t2", 3)],
+        &[("C0", &["t0"]), ("C1", &["t0", "t1"]), ("C2", &["t0", "t1", "t2"])],
+    );
+    let steps = walk(Strategy::Sticky, &g);
+    assert_eq!(
+        decisions(&steps),
+        [
+            "t2-0 x C0",
+            "t2-0 x C1",
+            "t2-0 -> C2",
+            "t2-1 x C0",
+            "t2-1 x C1",
+            "t2-1 -> C2",
+            "t2-2 x C0",
+            "t2-2 x C1",
+            "t2-2 -> C2",
+            "t1-0 x C0",
+            "t1-0 -> C1",
+            "t1-1 x C0",
+            "t1-1 -> C1",
+            "t0-0 -> C0",
+        ]
+    );
+    let orders: Vec<String> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Order { name, items } if name.starts_with("members by load") => Some(items.join(" ")),
+            _ => None,
+        })
+        .collect();
+    // Before t1-1: C1 has one partition, C2 three.
+    assert_eq!(orders[4], "C0 (0) C1 (1) C2 (3)");
+    assert_eq!(orders.len(), 6);
+}
+
+#[test]
 fn sticky_after_a_crash_keeps_what_the_survivors_own() {
     // Seed 001: C0, C1, C2 on t0..t3 (2 partitions each); C1 crashes. The article walks through
     // Kafka before 2.7 and gives t0-1 to C2. Since KAFKA-9987 equal subscriptions take the

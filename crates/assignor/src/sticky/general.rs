@@ -21,7 +21,7 @@ use super::racks::RackView;
 use crate::error::AssignError;
 use crate::java;
 use crate::prepared::{MemberIdx, PartitionIdx, Prepared, TopicIdx};
-use crate::trace::{LossReason, Step, Tracer};
+use crate::trace::{LossReason, SkipReason, Step, Tracer};
 
 const NONE: u32 = u32::MAX;
 
@@ -267,7 +267,10 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                     .map(|&(_, rank)| self.member_by_rank[rank as usize])
                     .find(|&m| self.subscribes(m, t) && !self.racks.mismatch(m, p));
                 match found {
-                    Some(m) => self.give(p, m),
+                    Some(m) => {
+                        self.trace_attempts(p, true);
+                        self.give(p, m);
+                    }
                     None => rest.push(p),
                 }
             }
@@ -279,8 +282,33 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                 continue;
             }
             if let Some(m) = self.first_subscriber(t) {
+                self.trace_attempts(p, false);
                 self.give(p, m);
             }
+        }
+    }
+
+    /// For the walkthrough: the load order at this point, and each member before the chosen one
+    /// passed over and why (the seed article's "not subscribed, next"); in the rack pass, also
+    /// for a rack without a replica.
+    fn trace_attempts(&mut self, p: PartitionIdx, rack_pass: bool) {
+        if !self.trace.enabled() {
+            return;
+        }
+        let g = self.g;
+        let t = g.topic_of(p);
+        let order: Vec<MemberIdx> = self.order.iter().map(|&(_, rank)| self.member_by_rank[rank as usize]).collect();
+        let items: Vec<String> = order.iter().map(|&m| format!("{} ({})", g.member_id(m), self.size(m))).collect();
+        self.trace.record(|| Step::Order { name: "members by load (partitions held, then member id)".into(), items });
+        for &m in &order {
+            let reason = if !self.subscribes(m, t) {
+                SkipReason::NotSubscribed
+            } else if rack_pass && self.racks.mismatch(m, p) {
+                SkipReason::RackMismatch
+            } else {
+                break;
+            };
+            self.trace.record(|| Step::Skip { partition: g.topic_partition(p), member: g.member_id(m).into(), reason });
         }
     }
 
