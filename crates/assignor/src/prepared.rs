@@ -226,18 +226,6 @@ impl<'a> Prepared<'a> {
         (info.first..info.first + info.partitions).map(PartitionIdx)
     }
 
-    /// The id of a named partition, if its topic is in `partitionsPerTopic`. A partition number
-    /// beyond the topic's count is `Err` with the count.
-    pub fn lookup(&self, tp: &TopicPartition) -> Option<Result<PartitionIdx, u32>> {
-        let t = *self.topic_by_name.get(&*tp.topic)?;
-        let info = self.topic(t);
-        Some(if tp.partition < info.partitions {
-            Ok(PartitionIdx(info.first + tp.partition))
-        } else {
-            Err(info.partitions)
-        })
-    }
-
     /// Back to Kafka's naming, for output.
     pub fn topic_partition(&self, p: PartitionIdx) -> TopicPartition {
         let info = self.topic(self.topic_of(p));
@@ -250,9 +238,6 @@ impl<'a> Prepared<'a> {
         (info.rank, p.0 - info.first)
     }
 
-    pub fn subscribes(&self, m: MemberIdx, t: TopicIdx) -> bool {
-        self.member_topics[m.ix()].contains(&t)
-    }
 }
 
 impl Racks {
