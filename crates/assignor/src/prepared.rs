@@ -237,7 +237,6 @@ impl<'a> Prepared<'a> {
         let info = self.topic(self.topic_of(p));
         (info.rank, p.0 - info.first)
     }
-
 }
 
 impl Racks {
