@@ -75,7 +75,7 @@ impl Computed {
             errors,
             warnings,
             panels,
-            selection: (!model.members.is_empty()).then(|| model.selection()),
+            selection: (!model.members.is_empty()).then(|| model.selection().clone()),
             advice: advice(&model),
             total_partitions,
             racks,
@@ -98,8 +98,9 @@ impl Computed {
 }
 
 fn outcome(model: &Model, strategy: Strategy) -> Result<Outcome, String> {
-    let rebalance = model.rebalance(strategy).map_err(|e| e.to_string())?;
     let group = model.group(strategy);
+    let rebalance = assignor::rebalance::rebalance(strategy, &group, &model.departed(strategy, &group))
+        .map_err(|e| e.to_string())?;
     let metrics = check::metrics(&group, rebalance.result());
     let last = Assignment { members: rebalance.result().clone(), ..Assignment::default() };
     let violations = check::violations(&group, strategy, &last).iter().map(ToString::to_string).collect();

@@ -18,6 +18,8 @@ pub struct Model {
     /// Each consumer's `partition.assignment.strategy`, in JoinGroup order.
     pub strategies: Vec<(String, Vec<Strategy>)>,
     pub previous: Option<Previous>,
+    /// The coordinator's choice among the strategy lists.
+    pub selection: Selection,
 }
 
 impl Model {
@@ -51,12 +53,13 @@ impl Model {
                 }
             })
             .collect();
-        let strategies = scenario
+        let strategies: Vec<(String, Vec<Strategy>)> = scenario
             .consumers
             .iter()
             .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|s| s.parse().ok()).collect()))
             .collect();
-        Ok(Model { topics, members, strategies, previous: scenario.previous.clone() })
+        let selection = protocol::select(&strategies);
+        Ok(Model { topics, members, strategies, previous: scenario.previous.clone(), selection })
     }
 
     /// What the group's previous assignment under `strategy` was, member by member.
@@ -90,7 +93,7 @@ impl Model {
         let counts: std::collections::HashMap<&str, u32> =
             self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
         let exists = |tp: &TopicPartition| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
-        let selection = self.selection();
+        let selection = &self.selection;
         let chosen = selection.strategy == Some(strategy);
         let left_out: HashSet<&str> = selection
             .rejected
@@ -119,10 +122,9 @@ impl Model {
         Group { topics: self.topics.clone(), members }
     }
 
-    /// What members that are not in the group under `strategy` owned: they left, or the
-    /// coordinator refused them.
-    pub fn departed(&self, strategy: Strategy) -> Lists {
-        let group = self.group(strategy);
+    /// What members that are not in `group` owned under `strategy`: they left, or the coordinator
+    /// refused them.
+    pub fn departed(&self, strategy: Strategy, group: &Group) -> Lists {
         let present: HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
         self.previous_lists(strategy).into_iter().filter(|(m, _)| !present.contains(m.as_str())).collect()
     }
@@ -130,15 +132,12 @@ impl Model {
     /// The rebalance this scenario describes, under `strategy`.
     pub fn rebalance(&self, strategy: Strategy) -> Result<Rebalance, AssignError> {
         let group = self.group(strategy);
-        let present: HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
-        let departed: Lists =
-            self.previous_lists(strategy).into_iter().filter(|(m, _)| !present.contains(m.as_str())).collect();
-        rebalance::rebalance(strategy, &group, &departed)
+        rebalance::rebalance(strategy, &group, &self.departed(strategy, &group))
     }
 
     /// The coordinator's choice among the consumers' strategy lists.
-    pub fn selection(&self) -> Selection {
-        protocol::select(&self.strategies)
+    pub fn selection(&self) -> &Selection {
+        &self.selection
     }
 }
 
