@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use assignor::{assign_subscriptions, Strategy, Subscription, Topic, TopicPartition, UserData};
+use assignor::trace::{replay, Step};
+use assignor::{
+    assign_subscriptions, assign_subscriptions_traced, Strategy, Subscription, Topic, TopicPartition, UserData,
+};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -129,4 +132,24 @@ fn check_cases(file: &str) {
 #[test]
 fn every_kafka_case_matches_java_exactly() {
     check_cases("kafka-cases.json");
+}
+
+/// The trace invariant on every case: tracing changes nothing, and replaying the recorded steps
+/// from empty lists rebuilds exactly the lists returned, order included.
+#[test]
+fn every_kafka_case_replays_from_its_trace() {
+    let cases = load("kafka-cases.json");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let (strategy, topics, subscriptions) = inputs(case);
+        let mut steps: Vec<Step> = Vec::new();
+        let traced = assign_subscriptions_traced(strategy, &topics, &subscriptions, &mut steps).unwrap();
+        assert_eq!(traced, assign_subscriptions(strategy, &topics, &subscriptions).unwrap(), "{}", case.name);
+        let members: Vec<String> = subscriptions.iter().map(|s| s.member_id.clone()).collect();
+        let replayed = replay(&members, &steps);
+        if replayed != traced.members {
+            failures.push(format!("{}:\n  returned {:?}\n  replayed {:?}", case.name, traced.members, replayed));
+        }
+    }
+    assert!(failures.is_empty(), "{} traces do not replay:\n{}", failures.len(), failures.join("\n"));
 }
