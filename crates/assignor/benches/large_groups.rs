@@ -1,5 +1,6 @@
 //! Benchmarks shaped like Kafka's own large assignor tests (AbstractStickyAssignorTest), timing
-//! the assign call alone as the Java figures do, plus the playground's per-edit work.
+//! the assign call alone as the Java figures do (freeing the result is left out, as Java's garbage
+//! collection is), plus the playground's per-edit work.
 //!
 //! `cargo bench -p assignor` runs them all; `cargo bench -p assignor -- uniform` one shape.
 
@@ -121,7 +122,7 @@ fn kafka_large_tests(c: &mut Criterion) {
                 shape.subscriptions.clone()
             };
             group.bench_with_input(BenchmarkId::new(shape.name, strategy.name()), &subscriptions, |b, subs| {
-                b.iter(|| assign_subscriptions(strategy, &shape.topics, subs).unwrap())
+                b.iter_with_large_drop(|| assign_subscriptions(strategy, &shape.topics, subs).unwrap())
             });
         }
     }
