@@ -1,13 +1,16 @@
 // Shared set-up for the browser tests: Debian's Chromium driven by playwright-core, and the page
 // under test. PLAYGROUND_URL points the tests at a running server (e.g. `.ci/serve`'s
-// http://127.0.0.1:8080/); without it, dist/ (from `trunk build`) is served on a free port.
+// http://127.0.0.1:8080/); without it, dist/ (from `trunk build`; PLAYGROUND_DIST names another
+// directory) is served on a free port.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDir } from './static-server.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const DIST = process.env.PLAYGROUND_DIST
+  ? process.env.PLAYGROUND_DIST.replace(/\/?$/, '/')
+  : fileURLToPath(new URL('../../dist/', import.meta.url));
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -19,13 +22,16 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Starts the server (unless PLAYGROUND_URL is set) and the browser. */
-export async function start() {
+/**
+ * Starts the server (unless PLAYGROUND_URL is set) and the browser. `headers` go on every response
+ * of the server started here (not on PLAYGROUND_URL's).
+ */
+export async function start({ headers } = {}) {
   let server = null;
   let url = process.env.PLAYGROUND_URL;
   if (!url) {
     if (!existsSync(DIST + 'index.html')) throw new Error(`${DIST}index.html is missing: run trunk build first`);
-    server = await serveDir(DIST);
+    server = await serveDir(DIST, { headers });
     url = server.url;
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
@@ -39,16 +45,28 @@ export async function start() {
   };
 }
 
-/** Opens the playground in a new page, collecting page errors, and waits for the app to render. */
-export async function openPlayground(env) {
-  const page = await env.browser.newPage();
+/** Collects a page's uncaught exceptions and console errors (of every frame) into an array. */
+export function collectErrors(page) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(env.url);
+  return errors;
+}
+
+/**
+ * Opens the playground in a new page (a new browser context: its own, empty storage), collecting
+ * page errors, and waits for the app to render. `suffix` goes after the base URL (`#v1.…`,
+ * `?embed#…`).
+ */
+export async function openPlayground(env, suffix = '') {
+  const page = await env.browser.newPage();
+  const errors = collectErrors(page);
+  await page.goto(env.url + suffix);
   await page.waitForSelector('section[data-strategy]', { timeout: 30_000 });
   return { page, errors };
 }
+
+export const STRATEGIES = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 
 const chipSelector = (strategy, member) =>
   `section[data-strategy="${strategy}"] [data-member="${member}"] [data-partition]`;
@@ -72,4 +90,150 @@ export async function waitForChips(page, strategy, member, expected, timeout = 1
       { timeout },
     )
     .catch(() => {}); // on timeout, the assertion that follows shows what the page has instead
+}
+
+/**
+ * Every panel's rows: strategy → member → the chips of its current assignment, in order. Members
+ * that are shown with no partitions map to [].
+ */
+export function panels(page, attribute = 'partition') {
+  return page.$$eval(
+    'section[data-strategy]',
+    (sections, attribute) =>
+      Object.fromEntries(
+        sections.map((s) => [
+          s.dataset.strategy,
+          Object.fromEntries(
+            [...s.querySelectorAll('[data-member]')].map((row) => [
+              row.dataset.member,
+              [...row.querySelectorAll(`[data-${attribute}]`)].map((chip) => chip.getAttribute(`data-${attribute}`)),
+            ]),
+          ),
+        ]),
+      ),
+    attribute,
+  );
+}
+
+/** Every panel's revoked chips: strategy → member → the partitions shown as revoked. */
+export const revokedChips = (page) => panels(page, 'revoked');
+
+/** Waits until `panels(page)` equals `expected` (then the caller asserts, which shows any difference). */
+export async function waitForPanels(page, expected, timeout = 10_000) {
+  const want = JSON.stringify(normalise(expected));
+  await page
+    .waitForFunction(
+      (want) => {
+        const seen = {};
+        for (const s of document.querySelectorAll('section[data-strategy]')) {
+          const rows = {};
+          for (const row of s.querySelectorAll('[data-member]')) {
+            rows[row.dataset.member] = [...row.querySelectorAll('[data-partition]')].map((c) => c.dataset.partition);
+          }
+          seen[s.dataset.strategy] = Object.fromEntries(Object.entries(rows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+        }
+        return JSON.stringify(seen) === want;
+      },
+      want,
+      { timeout },
+    )
+    .catch(() => {});
+}
+
+/** Sorts member keys, so that two panel states compare as JSON. */
+function normalise(state) {
+  return Object.fromEntries(
+    Object.entries(state).map(([s, rows]) => [
+      s,
+      Object.fromEntries(Object.entries(rows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    ]),
+  );
+}
+
+/**
+ * The input of a labelled field (`label.field` with its `.label` text exactly `label`). Unlike
+ * getByLabel, it still finds the input while a refusal is shown: the message sits inside the
+ * <label>, so it becomes part of the input's accessible name.
+ */
+export function field(page, label) {
+  return page.locator(`label.field:has(> span.label:text-is(${JSON.stringify(label)})) input`);
+}
+
+/** The refusal shown beside a field, or null. */
+export async function fieldAlert(page, label) {
+  const alert = await page.$(`label.field:has(> span.label:text-is(${JSON.stringify(label)})) [role=alert]`);
+  return alert && alert.textContent();
+}
+
+/** A panel's metrics: term → description, e.g. { spread: '0 (max 4, min 4)', moved: '2 (25%)' }. */
+export function metrics(page, strategy) {
+  return page.$$eval(`section[data-strategy="${strategy}"] dl.metrics > div`, (divs) =>
+    Object.fromEntries(divs.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])),
+  );
+}
+
+/** A panel's rebalance rounds, one text per round, and the summary line under them. */
+export async function timeline(page, strategy) {
+  const rounds = await page.$$eval(`section[data-strategy="${strategy}"] .timeline li`, (lis) =>
+    lis.map((li) => li.textContent),
+  );
+  const p = await page.$(`section[data-strategy="${strategy}"] .timeline > p`);
+  return { rounds, summary: p && (await p.textContent()) };
+}
+
+/** Every panel's metrics and timeline at once: strategy → { metrics, rounds, summary }. */
+export function panelDetails(page) {
+  return page.$$eval('section[data-strategy]', (sections) =>
+    Object.fromEntries(
+      sections.map((s) => [
+        s.dataset.strategy,
+        {
+          metrics: Object.fromEntries(
+            [...s.querySelectorAll('dl.metrics > div')].map((d) => [
+              d.querySelector('dt').textContent,
+              d.querySelector('dd').textContent,
+            ]),
+          ),
+          rounds: [...s.querySelectorAll('.timeline li')].map((li) => li.textContent),
+          summary: s.querySelector('.timeline > p')?.textContent ?? null,
+        },
+      ]),
+    ),
+  );
+}
+
+/** Clicks Export JSON and returns the downloaded scenario file's text. */
+export async function exportScenario(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export JSON', exact: true }).click(),
+  ]);
+  const { readFile } = await import('node:fs/promises');
+  return readFile(await download.path(), 'utf8');
+}
+
+/** The working scenario the page saved in localStorage (null if none). */
+export const savedScenario = (page) =>
+  page.evaluate(() => localStorage.getItem('kafka-assignor-playground/scenario'));
+
+/**
+ * Waits until the saved working scenario (written with the link ~300 ms after an edit) has these
+ * topics (name → partitions) and, if given, these consumers (id → subscribed topics); resolves to
+ * its text.
+ */
+export async function waitForSaved(page, topics, consumers = null, timeout = 10_000) {
+  const handle = await page.waitForFunction(
+    ([topics, consumers]) => {
+      const text = localStorage.getItem('kafka-assignor-playground/scenario');
+      if (!text || !location.hash.startsWith('#v1.')) return false;
+      const saved = JSON.parse(text);
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      if (!same(Object.fromEntries(saved.topics.map((t) => [t.name, t.partitions])), topics)) return false;
+      if (consumers && !same(Object.fromEntries(saved.consumers.map((c) => [c.id, c.topics])), consumers)) return false;
+      return text;
+    },
+    [topics, consumers],
+    { timeout },
+  );
+  return handle.jsonValue();
 }

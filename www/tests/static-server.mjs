@@ -17,8 +17,12 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serves `root`; resolves to { url, close() } once listening. */
-export async function serveDir(root) {
+/**
+ * Serves `root`; resolves to { url, close() } once listening. `headers` are added to every
+ * response (e.g. `Access-Control-Allow-Origin: *`, which GitHub Pages sends and a sandboxed
+ * iframe, whose origin is opaque, needs to load module scripts and wasm).
+ */
+export async function serveDir(root, { headers = {} } = {}) {
   const base = normalize(root + sep);
   const server = createServer(async (req, res) => {
     try {
@@ -27,10 +31,10 @@ export async function serveDir(root) {
       const file = normalize(join(base, path));
       if (!file.startsWith(base) || !(await stat(file)).isFile()) throw new Error('not a file');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
       res.end(body);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain' });
       res.end('not found');
     }
   });
