@@ -124,6 +124,17 @@ test('each edit: every panel equals kap batch for the same group (owned = the as
     },
     () => (group.topics.t0 = 12),
   );
+  // The rebalance triggers: grow a topic (by up to 3), create a topic, subscribe to it.
+  await step('Add partitions to T1', null, () => click('Add partitions to T1'), () => (group.topics.T1 = 7));
+  await page.selectOption('#grow-topic', 't0');
+  await step('Add partitions to t0', null, () => click('Add partitions to t0'), () => (group.topics.t0 = 15));
+  await step('Create a topic', null, () => click('Create a topic'), () => (group.topics['new-topic'] = 3));
+  await step(
+    'C0 subscribes to new-topic',
+    null,
+    () => check('C0 subscribes to new-topic'),
+    () => group.members.find((m) => m.id === 'C0').topics.push('new-topic'),
+  );
 
   // The diff figures agree with kap on the exported file, which holds the assignment before.
   const exported = await exportScenario(page);
