@@ -79,7 +79,8 @@ pub fn App() -> Html {
         let store = store.clone();
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
-                EventListener::new(&window, "keydown", move |event| {
+                let options = gloo::events::EventListenerOptions::enable_prevent_default();
+                EventListener::new_with_options(&window, "keydown", options, move |event| {
                     let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                     if !(key.ctrl_key() || key.meta_key()) {
                         return;
@@ -93,6 +94,31 @@ pub fn App() -> Html {
                     if let Some(action) = action {
                         key.prevent_default();
                         store.dispatch(action);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    {
+        // A link pasted into the address bar of an open page changes only the fragment.
+        let store = store.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                EventListener::new(&window, "hashchange", move |_| {
+                    let fragment = browser::fragment();
+                    if fragment.is_empty() || fragment == scenario::link::encode(&store.scenario) {
+                        return;
+                    }
+                    match scenario::link::decode(&fragment) {
+                        Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => {
+                            store.dispatch(Action::Load(scenario));
+                            store.dispatch(Action::Banner(None));
+                        }
+                        Ok(_) => store.dispatch(Action::Banner(Some(
+                            "This link's scenario cannot run; your work is unchanged.".into(),
+                        ))),
+                        Err(e) => store.dispatch(Action::Banner(Some(format!("{e}. Your work is unchanged.")))),
                     }
                 })
             });

@@ -34,6 +34,15 @@ pub fn TextField(props: &TextFieldProps) -> Html {
         use_effect_with(props.value.clone(), move |value| draft.set(value.to_string()));
     }
     let error = store.as_ref().and_then(|s| s.refused.clone()).filter(|(f, _)| *f == props.field).map(|(_, m)| m);
+    {
+        // Once the refusal is gone (another edit was made), show the committed value again.
+        let draft = draft.clone();
+        use_effect_with((props.value.clone(), error.is_some()), move |(value, refused)| {
+            if !refused {
+                draft.set(value.to_string());
+            }
+        });
+    }
     let oninput = {
         let (draft, on_input) = (draft.clone(), props.on_input.clone());
         Callback::from(move |e: InputEvent| {
