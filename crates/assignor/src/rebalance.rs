@@ -130,7 +130,12 @@ impl Rebalance {
     /// The assignment the group ends with.
     pub fn result(&self) -> &Lists {
         // `rounds` is never empty: `rebalance` pushes the first round before returning.
-        &self.rounds.last().map_or(&EMPTY, |r| &r.assignment).members
+        &self.last_round().members
+    }
+
+    /// The last round's assignment, with what it still withholds when the group never settles.
+    pub fn last_round(&self) -> &Assignment {
+        self.rounds.last().map_or(&EMPTY, |r| &r.assignment)
     }
 
     pub fn paused_count(&self) -> usize {

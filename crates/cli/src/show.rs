@@ -142,11 +142,11 @@ fn to_json(scenario: &Scenario, model: &Model, results: &[(Strategy, Result<Reba
                     .iter()
                     .map(|m| json!({ "partition": [&*m.partition.topic, m.partition.partition], "from": m.from, "to": m.to }))
                     .collect();
-                let final_assignment = assignor::Assignment { members: rb.result().clone(), ..Default::default() };
                 let violations: Vec<String> =
-                    check::violations(&group, *strategy, &final_assignment).iter().map(ToString::to_string).collect();
+                    check::violations(&group, *strategy, rb.last_round()).iter().map(ToString::to_string).collect();
                 json!({
                     "protocol": rb.protocol.name(),
+                    "settled": rb.settled,
                     "assignment": ordered(rb.result()),
                     "rounds": rounds,
                     "moved": moved,

@@ -4,7 +4,7 @@
 use assignor::check::{self, Metrics};
 use assignor::protocol::Selection;
 use assignor::rebalance::Rebalance;
-use assignor::{Assignment, Strategy};
+use assignor::Strategy;
 use scenario::advice::{advice, Advice};
 use scenario::{Model, Problem, Scenario, Severity};
 
@@ -102,8 +102,8 @@ fn outcome(model: &Model, strategy: Strategy) -> Result<Outcome, String> {
     let rebalance = assignor::rebalance::rebalance(strategy, &group, &model.departed(strategy, &group))
         .map_err(|e| e.to_string())?;
     let metrics = check::metrics(&group, rebalance.result());
-    let last = Assignment { members: rebalance.result().clone(), ..Assignment::default() };
-    let violations = check::violations(&group, strategy, &last).iter().map(ToString::to_string).collect();
+    let violations =
+        check::violations(&group, strategy, rebalance.last_round()).iter().map(ToString::to_string).collect();
     let needless_moves = check::needless_moves(&group, &rebalance.before, rebalance.result());
     Ok(Outcome { rebalance, metrics, violations, needless_moves })
 }

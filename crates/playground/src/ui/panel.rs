@@ -193,6 +193,9 @@ fn timeline(outcome: &Outcome) -> Html {
         <div class="timeline">
             <ol>{ for rounds }</ol>
             <p>{ summary }</p>
+            if !rebalance.settled {
+                <p class="warn">{ format!("Kafka never settles here: after {} rounds it still moves partitions back and forth.", rebalance.rounds.len()) }</p>
+            }
         </div>
     }
 }
