@@ -95,7 +95,6 @@ test('bad names, ids, counts and strategies are refused inline and change nothin
 
 test(
   'a refused name does not stay in its field after the next edit',
-  { todo: 'app bug: the draft keeps the refused text once another edit clears the alert' },
   async () => {
     const { page, errors } = await openPlayground(env);
     await field(page, 'Name of topic 1').fill('T2');

@@ -1,5 +1,5 @@
 // What a person sees at common window widths: nothing cut off, no sideways scrolling of the page,
-// the consumers' controls reachable.
+// dialogs on screen and closable, the consumers' controls reachable.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, start } from './browser.mjs';
@@ -12,28 +12,66 @@ after(async () => {
   await env?.stop();
 });
 
+const WIDTHS = [390, 768, 1024, 1280, 1600];
+const DIALOGS = ['Share link', 'Embed'];
+
+test('the Share link and Embed dialogs open inside the window at 390 to 1600 px', async () => {
+  const { page, errors } = await openPlayground(env);
+  const problems = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const name of DIALOGS) {
+      const button = page.getByRole('button', { name, exact: true });
+      await button.click();
+      const box = await page.locator(`[role=dialog][aria-label="${name}"]`).boundingBox();
+      if (box.x < 0 || box.x + box.width > width) {
+        problems.push(`${width}px: the ${name} dialog spans x ${Math.round(box.x)}..${Math.round(box.x + box.width)}`);
+      }
+      // Closed by its button (dispatched on the button itself: see the next test).
+      await button.dispatchEvent('click');
+      await page.locator(`[role=dialog][aria-label="${name}"]`).waitFor({ state: 'detached' });
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test(
-  'at 390, 1024, 1280 and 1600 px: no sideways page scroll, dialogs on screen, Crash buttons visible',
-  { todo: 'app bugs: the page overflows at 390 px; Share/Embed dialogs start off-screen at 1024-1280 px; the consumers table scrolls sideways even with 2 topics' },
+  'at 390 to 1600 px: no sideways page scroll, dialogs closable where they open, Crash buttons in view',
+  {
+    todo:
+      'app bugs: the page overflows at 390 px; at 390 and 768 px the open dialog covers its own button ' +
+      '(no Escape, no close button); the consumers table hides the row actions behind a sideways scroll',
+  },
   async () => {
     const { page, errors } = await openPlayground(env);
     const problems = [];
-    for (const width of [390, 1024, 1280, 1600]) {
+    for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       if (overflow > 0) problems.push(`${width}px: the page is ${overflow}px wider than the window`);
-      for (const name of ['Share link', 'Embed']) {
-        await page.getByRole('button', { name, exact: true }).click();
-        const box = await page.locator(`[role=dialog][aria-label="${name}"]`).boundingBox();
-        if (box.x < 0 || box.x + box.width > width) problems.push(`${width}px: the ${name} dialog spans x ${Math.round(box.x)}..${Math.round(box.x + box.width)}`);
-        await page.getByRole('button', { name, exact: true }).click();
+      for (const name of DIALOGS) {
+        const button = page.getByRole('button', { name, exact: true });
+        await button.click();
+        // A person closes it with the button that opened it, or with Escape.
+        const covered = await button.click({ timeout: 1_000, trial: true }).then(
+          () => false,
+          () => true,
+        );
+        if (covered) {
+          await page.keyboard.press('Escape');
+          const open = (await page.$(`[role=dialog][aria-label="${name}"]`)) !== null;
+          if (open) problems.push(`${width}px: the open ${name} dialog covers its button and Escape does not close it`);
+        }
+        if (await page.$(`[role=dialog][aria-label="${name}"]`)) await button.dispatchEvent('click');
+        await page.locator(`[role=dialog][aria-label="${name}"]`).waitFor({ state: 'detached' });
       }
       // The row's Crash button, where a person looks for it: inside the table's visible area.
       const hidden = await page.evaluate(() => {
         const button = document.querySelector('[aria-label="C2 crashes or leaves"]');
-        const scroller = button.closest('.scroll');
         const b = button.getBoundingClientRect();
-        const s = scroller.getBoundingClientRect();
+        const s = button.closest('.scroll').getBoundingClientRect();
         return b.right > s.right + 1 || b.left < s.left - 1;
       });
       if (hidden) problems.push(`${width}px: "C2 crashes or leaves" is scrolled out of the consumers table`);
