@@ -64,12 +64,12 @@ pub fn App() -> Html {
         // Keep the link and the saved work in step with the scenario (never the embed's).
         let (scenario, embed) = (Rc::clone(&store.scenario), *embed);
         use_effect_with(scenario, move |scenario| {
-            let fragment = scenario::link::encode(scenario);
-            let json = scenario::to_json(scenario);
+            // Encoding compresses the whole scenario: do it once the edits pause, not per edit.
+            let current = Rc::clone(scenario);
             *url_timer.borrow_mut() = Some(Timeout::new(URL_DELAY_MS, move || {
-                browser::replace_fragment(&fragment);
+                browser::replace_fragment(&scenario::link::encode(&current));
                 if !embed {
-                    browser::save(&json);
+                    browser::save(&scenario::to_json(&current));
                 }
             }));
         });

@@ -17,7 +17,8 @@ pub fn ShareBar() -> Html {
     let copied = use_state(|| None::<bool>);
     let reader = use_mut_ref(|| None::<FileReader>);
     let base = browser::page_base();
-    let link = scenario::link::url(&base, &store.scenario, false);
+    // Building the link compresses the whole scenario: only when the dialog shows it.
+    let link = if *open == Some("link") { scenario::link::url(&base, &store.scenario, false) } else { String::new() };
     let toggle = |which: &'static str| {
         let (open, copied) = (open.clone(), copied.clone());
         Callback::from(move |_| {
