@@ -55,20 +55,19 @@ impl Computed {
         let total_partitions = scenario.topics.iter().map(|t| t.partitions as usize).sum();
         let racks = scenario.consumers.iter().any(|c| c.rack.as_deref().is_some_and(|r| !r.is_empty()))
             && scenario.topics.iter().any(|t| t.replicas.is_some() || !t.rack_overrides.is_empty());
-        let model = match Model::new(scenario) {
-            Ok(model) => model,
-            Err(errors) => {
-                return Computed {
-                    errors,
-                    warnings,
-                    panels: Vec::new(),
-                    selection: None,
-                    advice: Vec::new(),
-                    total_partitions,
-                    racks,
-                }
-            }
-        };
+        if !errors.is_empty() {
+            return Computed {
+                errors,
+                warnings,
+                panels: Vec::new(),
+                selection: None,
+                advice: Vec::new(),
+                total_partitions,
+                racks,
+            };
+        }
+        // Validated just above: resolve without checking again (this runs on every edit).
+        let model = Model::resolve(scenario);
         let panels =
             Strategy::ALL.iter().map(|&strategy| Panel { strategy, outcome: outcome(&model, strategy) }).collect();
         Computed {

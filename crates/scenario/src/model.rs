@@ -29,6 +29,12 @@ impl Model {
         if !errors.is_empty() {
             return Err(errors);
         }
+        Ok(Model::resolve(scenario))
+    }
+
+    /// Resolves a scenario already checked free of errors (`validate::errors` is empty), for
+    /// callers that validated it themselves.
+    pub fn resolve(scenario: &Scenario) -> Model {
         let topics: Vec<Topic> = scenario.topics.iter().map(resolve_topic).collect();
         let members = scenario
             .consumers
@@ -59,7 +65,7 @@ impl Model {
             .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|s| s.parse().ok()).collect()))
             .collect();
         let selection = protocol::select(&strategies);
-        Ok(Model { topics, members, strategies, previous: scenario.previous.clone(), selection })
+        Model { topics, members, strategies, previous: scenario.previous.clone(), selection }
     }
 
     /// What the group's previous assignment under `strategy` was, member by member.
