@@ -3,6 +3,7 @@
 // http://127.0.0.1:8080/); without it, dist/ (from `trunk build`; PLAYGROUND_DIST names another
 // directory) is served on a free port.
 import { existsSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveDir } from './static-server.mjs';
@@ -21,6 +22,17 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-sync',
 ];
+
+/**
+ * One server and browser for a test file: registers the set-up and tear-down hooks and returns the
+ * environment, filled in once the hooks have run.
+ */
+export function useBrowser() {
+  const env = {};
+  before(async () => Object.assign(env, await start()));
+  after(async () => env.stop?.());
+  return env;
+}
 
 /**
  * Starts the server (unless PLAYGROUND_URL is set) and the browser. `headers` go on every response

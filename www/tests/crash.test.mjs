@@ -1,27 +1,21 @@
 // A consumer joins, then one crashes: the rows, the revoked chips, the moved and paused counts and
 // the rounds each protocol takes.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  STRATEGIES,
   exportScenario,
   openPlayground,
   panelDetails,
   panels,
   revokedChips,
-  start,
-  STRATEGIES,
+  useBrowser,
   waitForPanels,
 } from './browser.mjs';
 import { Group } from './group.mjs';
 import { show } from './kap.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 const EAGER = ['range', 'roundrobin', 'sticky'];
 const count = (rows) => Object.values(rows).reduce((n, chips) => n + chips.length, 0);

@@ -2,28 +2,22 @@
 // partition counts (typing and −/+), rename, duplicate — and after each edit every panel shows
 // exactly what `kap batch` assigns for the same group. Every edit is a rebalance from the last
 // assignment, so each member's previous partitions go in as its `owned` ones.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  STRATEGIES,
   exportScenario,
   field,
   metrics,
   openPlayground,
   panels,
-  start,
-  STRATEGIES,
+  useBrowser,
   waitForPanels,
 } from './browser.mjs';
 import { Group } from './group.mjs';
 import { show, shownChips } from './kap.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 test('each edit: every panel equals kap batch for the same group (owned = the assignment before)', async () => {
   const { page, errors } = await openPlayground(env);

@@ -1,17 +1,11 @@
 // The step-through walkthrough: roundrobin on "Roundrobin with uneven subscriptions", step by step,
 // against `kap explain --json` (each step's sentence and the assignment so far).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, start } from './browser.mjs';
+import { openPlayground, panels, useBrowser } from './browser.mjs';
 import { assignmentChips, explain, kap } from './kap.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 const PANEL = 'section[data-strategy="roundrobin"]';
 

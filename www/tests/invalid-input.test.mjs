@@ -1,16 +1,18 @@
 // Bad input is refused beside the field (role=alert, aria-invalid) and changes nothing else: the
 // panels, the saved work and the link stay as they were, and the page throws nothing.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { field, fieldAlert, openPlayground, panels, savedScenario, start, waitForSaved } from './browser.mjs';
+import {
+  field,
+  fieldAlert,
+  openPlayground,
+  panels,
+  savedScenario,
+  useBrowser,
+  waitForSaved,
+} from './browser.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 /** All refusals on the page: the label of each invalid field with its message. */
 const refusals = (page) =>

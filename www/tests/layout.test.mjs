@@ -1,16 +1,10 @@
 // What a person sees at common window widths: nothing cut off, no sideways scrolling of the page,
 // dialogs on screen and closable, the consumers' controls reachable.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, start } from './browser.mjs';
+import { openPlayground, useBrowser } from './browser.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 const WIDTHS = [390, 768, 1024, 1280, 1600];
 const DIALOGS = ['Share link', 'Embed'];

@@ -1,14 +1,8 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chips, openPlayground, start, waitForChips } from './browser.mjs';
+import { chips, openPlayground, useBrowser, waitForChips } from './browser.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 test('opens on the range 5 + 3 preset with a panel for each strategy', async () => {
   const { page, errors } = await openPlayground(env);

@@ -1,26 +1,20 @@
 // Loading each preset from the select: the page shows what `kap show --json` computes for
 // `kap preset ID` (including the preset's events, e.g. a crash), and the seed articles' answers
 // for three of them.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  STRATEGIES,
   openPlayground,
   panelDetails,
   panels,
   revokedChips,
-  start,
-  STRATEGIES,
+  useBrowser,
   waitForPanels,
 } from './browser.mjs';
 import { presets, showPreset, shownChips } from './kap.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 /** Answers the seed articles give, checked when their preset is on screen. */
 const KNOWN = {

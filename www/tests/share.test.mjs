@@ -1,6 +1,6 @@
 // The work survives: share links round trip, bad links leave the saved work alone, a reload keeps
 // the work, Export/Import JSON round trip, and undo/redo (buttons and keyboard) walk the history.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,19 +13,13 @@ import {
   panels,
   revokedChips,
   savedScenario,
-  start,
+  useBrowser,
   waitForPanels,
   waitForSaved,
 } from './browser.mjs';
 import { kap, link, show, shownChips } from './kap.mjs';
 
-let env;
-before(async () => {
-  env = await start();
-});
-after(async () => {
-  await env?.stop();
-});
+const env = useBrowser();
 
 /** Everything the panels show: chips, revoked chips, metrics and rounds. */
 const everything = async (page) => ({
