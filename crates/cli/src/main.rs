@@ -94,9 +94,10 @@ fn main() -> ExitCode {
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())
         }
         Command::Preset { id } => match scenario::presets::find(&id) {
-            Some(preset) => {
-                preset.scenario().and_then(|s| writeln!(out, "{}", scenario::to_json(&s)).map_err(|e| e.to_string()))
-            }
+            Some(preset) => preset
+                .scenario()
+                .map_err(|e| e.to_string())
+                .and_then(|s| writeln!(out, "{}", scenario::to_json(&s)).map_err(|e| e.to_string())),
             None => Err(format!("no preset {id:?}; `kap presets` lists them")),
         },
     };

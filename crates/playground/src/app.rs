@@ -228,7 +228,7 @@ fn PresetPicker() -> Html {
             let Some(preset) = usize::try_from(index).ok().and_then(|i| all.get(i)) else { return };
             match preset.scenario() {
                 Ok(scenario) => store.dispatch(Action::Load(scenario)),
-                Err(message) => store.dispatch(Action::Banner(Some(message))),
+                Err(error) => store.dispatch(Action::Banner(Some(error.to_string()))),
             }
         })
     };

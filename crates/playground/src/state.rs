@@ -5,88 +5,16 @@
 
 use std::rc::Rc;
 
-use scenario::events::Event;
-use scenario::format::ReplicaLayout;
+pub use scenario::edit::{Edit, EditError, Field};
 use scenario::model::after_rebalance;
-use scenario::{ConsumerSpec, Scenario, TopicSpec};
+use scenario::Scenario;
 use yew::Reducible;
 
 use crate::computed::Computed;
 
-/// Which field an edit changes. Edits to one field in a row (typing `12` into a partition count)
-/// are one rebalance and one undo step, not one per keystroke.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Field {
-    TopicName(usize),
-    Partitions(usize),
-    Replicas(usize),
-    PartitionRacks(usize, u32),
-    ConsumerId(usize),
-    InstanceId(usize),
-    Rack(usize),
-    Strategies(usize),
-    Patterns(usize),
-    /// One-off edits: each is its own rebalance.
-    Once,
-}
-
-/// One change to the scenario, as the forms and buttons produce it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Change {
-    AddTopic,
-    RemoveTopic(usize),
-    RenameTopic {
-        index: usize,
-        name: String,
-    },
-    SetPartitions {
-        index: usize,
-        partitions: u32,
-    },
-    SetReplicas {
-        index: usize,
-        layout: Option<ReplicaLayout>,
-    },
-    /// One partition's replica racks (`None`: back to the layout).
-    SetPartitionRacks {
-        index: usize,
-        partition: u32,
-        racks: Option<Vec<String>>,
-    },
-    AddConsumer,
-    DuplicateConsumer(usize),
-    RenameConsumer {
-        index: usize,
-        id: String,
-    },
-    SetInstanceId {
-        index: usize,
-        instance_id: Option<String>,
-    },
-    SetRack {
-        index: usize,
-        rack: Option<String>,
-    },
-    SetStrategies {
-        index: usize,
-        strategies: Vec<String>,
-    },
-    SetPatterns {
-        index: usize,
-        patterns: Vec<String>,
-    },
-    ToggleSubscription {
-        consumer: usize,
-        topic: String,
-    },
-    Event(Event),
-}
-
 pub enum Action {
-    Edit {
-        field: Field,
-        change: Change,
-    },
+    /// Make an edit; `scenario` refuses what breaks its rules.
+    Edit(Edit),
     /// Replace the whole scenario (preset, link, file); undoable.
     Load(Scenario),
     /// Start over from the current group as a fresh group: no previous assignment.
@@ -96,7 +24,17 @@ pub enum Action {
     Redo,
     Banner(Option<String>),
     /// Input that is not even a value (letters in a count): say why beside the field.
-    Refuse(Field, String),
+    Refuse {
+        field: Field,
+        error: EditError,
+    },
+}
+
+/// An edit that was refused, and the field it came from (`None`: a button).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub field: Option<Field>,
+    pub error: EditError,
 }
 
 #[derive(Clone, Debug)]
@@ -105,13 +43,13 @@ pub struct State {
     pub scenario: Rc<Scenario>,
     /// Derived from `scenario`, kept so an edit computes it once.
     pub computed: Rc<Computed>,
-    /// The field of the last edit and the scenario that edit started from.
-    last_edit: Option<(Field, Rc<Scenario>)>,
+    /// The field being edited and the scenario its first edit started from.
+    current: Option<(Field, Rc<Scenario>)>,
     undo: Vec<Rc<Scenario>>,
     redo: Vec<Rc<Scenario>>,
-    /// The last refused edit: which field and why.
-    pub refused: Option<(Field, String)>,
-    /// A page-wide message (a link that did not open, storage that is unavailable).
+    /// The last refused edit.
+    pub refused: Option<Refusal>,
+    /// A page-wide message (a link or a file that did not open).
     pub banner: Option<String>,
 }
 
@@ -129,7 +67,7 @@ impl State {
         State {
             computed: Rc::new(Computed::new(&scenario)),
             scenario: Rc::new(scenario),
-            last_edit: None,
+            current: None,
             undo: Vec::new(),
             redo: Vec::new(),
             refused: None,
@@ -150,17 +88,22 @@ impl State {
         after_rebalance(&self.scenario, &self.computed.rebalances())
     }
 
+    /// Why the last edit of `field` was refused, if it was.
+    pub fn refusal(&self, field: Field) -> Option<String> {
+        self.refused.as_ref().filter(|r| r.field == Some(field)).map(|r| r.error.reason())
+    }
+
     fn show(
         &self,
         scenario: Rc<Scenario>,
-        last_edit: Option<(Field, Rc<Scenario>)>,
+        current: Option<(Field, Rc<Scenario>)>,
         undo: Vec<Rc<Scenario>>,
         redo: Vec<Rc<Scenario>>,
     ) -> State {
         State {
             computed: Rc::new(Computed::new(&scenario)),
             scenario,
-            last_edit,
+            current,
             undo,
             redo,
             refused: None,
@@ -179,19 +122,20 @@ impl State {
 
     pub fn apply(&self, action: Action) -> State {
         match action {
-            Action::Edit { field, change } => {
-                let continuing = match &self.last_edit {
-                    Some((last, base)) if *last == field && field != Field::Once => Some(Rc::clone(base)),
+            Action::Edit(edit) => {
+                let field = edit.field();
+                let continuing = match &self.current {
+                    Some((current, base)) if Some(*current) == field => Some(Rc::clone(base)),
                     _ => None,
                 };
                 let base = continuing.clone().unwrap_or_else(|| Rc::new(self.settled()));
-                match change.apply(&base) {
+                match edit.apply(&base) {
                     Ok(next) => {
                         // A continued edit replaces the last one: undo goes back past both.
                         let undo = if continuing.is_some() { self.undo.clone() } else { self.push_undo() };
-                        self.show(Rc::new(next), Some((field, base)), undo, Vec::new())
+                        self.show(Rc::new(next), field.map(|f| (f, base)), undo, Vec::new())
                     }
-                    Err(message) => State { refused: Some((field, message)), ..self.clone() },
+                    Err(error) => State { refused: Some(Refusal { field, error }), ..self.clone() },
                 }
             }
             Action::Load(scenario) => self.show(Rc::new(scenario), None, self.push_undo(), Vec::new()),
@@ -217,7 +161,9 @@ impl State {
                 None => self.clone(),
             },
             Action::Banner(banner) => State { banner, ..self.clone() },
-            Action::Refuse(field, message) => State { refused: Some((field, message)), ..self.clone() },
+            Action::Refuse { field, error } => {
+                State { refused: Some(Refusal { field: Some(field), error }), ..self.clone() }
+            }
         }
     }
 }
@@ -228,125 +174,6 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         Rc::new(self.apply(action))
     }
-}
-
-/// A name not yet taken: `prefix` followed by the smallest free number.
-fn fresh_name(prefix: &str, taken: impl Fn(&str) -> bool) -> String {
-    (0..).map(|i| format!("{prefix}{i}")).find(|n| !taken(n)).unwrap_or_else(|| prefix.to_string())
-}
-
-impl Change {
-    /// `base` with this change, or why it is refused (the scenario stays as it was).
-    pub fn apply(&self, base: &Scenario) -> Result<Scenario, String> {
-        let mut s = base.clone();
-        match self {
-            Change::AddTopic => {
-                let name = fresh_name("t", |n| s.topics.iter().any(|t| t.name == n));
-                s.topics.push(TopicSpec::new(name, 3));
-            }
-            Change::RemoveTopic(i) => {
-                let removed = checked(s.topics.get(*i), "topic")?.name.clone();
-                s.topics.remove(*i);
-                for c in &mut s.consumers {
-                    c.topics.retain(|t| *t != removed);
-                }
-            }
-            Change::RenameTopic { index, name } => {
-                if let Some(problem) = scenario::validate::topic_name_problem(name) {
-                    return Err(problem);
-                }
-                if s.topics.iter().enumerate().any(|(i, t)| i != *index && t.name == *name) {
-                    return Err(format!("there is already a topic {name:?}"));
-                }
-                let old = checked(s.topics.get(*index), "topic")?.name.clone();
-                if let Some(t) = s.topics.get_mut(*index) {
-                    t.name = name.clone();
-                }
-                // Subscriptions follow the topic; what was owned of it is gone (a new topic).
-                for c in &mut s.consumers {
-                    for t in &mut c.topics {
-                        if *t == old {
-                            *t = name.clone();
-                        }
-                    }
-                }
-            }
-            Change::SetPartitions { index, partitions } => {
-                if let Some(problem) = scenario::validate::partition_count_problem(u64::from(*partitions)) {
-                    return Err(problem);
-                }
-                let others: u64 =
-                    s.topics.iter().enumerate().filter(|(i, _)| i != index).map(|(_, t)| u64::from(t.partitions)).sum();
-                if others + u64::from(*partitions) > scenario::validate::MAX_TOTAL_PARTITIONS {
-                    return Err(format!("at most {} partitions in all", scenario::validate::MAX_TOTAL_PARTITIONS));
-                }
-                let t = s.topics.get_mut(*index).ok_or("no such topic")?;
-                t.partitions = *partitions;
-                t.rack_overrides.retain(|p, _| p < partitions);
-            }
-            Change::SetReplicas { index, layout } => {
-                s.topics.get_mut(*index).ok_or("no such topic")?.replicas = layout.clone();
-            }
-            Change::SetPartitionRacks { index, partition, racks } => {
-                let t = s.topics.get_mut(*index).ok_or("no such topic")?;
-                match racks {
-                    Some(racks) => t.rack_overrides.insert(*partition, racks.clone()),
-                    None => t.rack_overrides.remove(partition),
-                };
-            }
-            Change::AddConsumer => {
-                let id = fresh_name("C", |n| s.consumers.iter().any(|c| c.id == n));
-                let topics: Vec<&str> = match s.consumers.last() {
-                    Some(last) => last.topics.iter().map(String::as_str).collect(),
-                    None => s.topics.iter().map(|t| t.name.as_str()).collect(),
-                };
-                let mut consumer = ConsumerSpec::new(id, &topics);
-                if let Some(last) = s.consumers.last() {
-                    consumer.patterns = last.patterns.clone();
-                    consumer.strategies = last.strategies.clone();
-                }
-                s.consumers.push(consumer);
-            }
-            Change::DuplicateConsumer(i) => {
-                let original = checked(s.consumers.get(*i), "consumer")?.clone();
-                let id = fresh_name(&format!("{}-", original.id), |n| s.consumers.iter().any(|c| c.id == n));
-                let copy = ConsumerSpec { id, instance_id: None, ..original };
-                s.consumers.insert(*i + 1, copy);
-            }
-            Change::RenameConsumer { index, id } => {
-                s.consumers.get_mut(*index).ok_or("no such consumer")?.id = id.clone();
-            }
-            Change::SetInstanceId { index, instance_id } => {
-                s.consumers.get_mut(*index).ok_or("no such consumer")?.instance_id = instance_id.clone();
-            }
-            Change::SetRack { index, rack } => {
-                s.consumers.get_mut(*index).ok_or("no such consumer")?.rack = rack.clone();
-            }
-            Change::SetStrategies { index, strategies } => {
-                s.consumers.get_mut(*index).ok_or("no such consumer")?.strategies = strategies.clone();
-            }
-            Change::SetPatterns { index, patterns } => {
-                s.consumers.get_mut(*index).ok_or("no such consumer")?.patterns = patterns.clone();
-            }
-            Change::ToggleSubscription { consumer, topic } => {
-                let c = s.consumers.get_mut(*consumer).ok_or("no such consumer")?;
-                if c.topics.contains(topic) {
-                    c.topics.retain(|t| t != topic);
-                } else {
-                    c.topics.push(topic.clone());
-                }
-            }
-            Change::Event(event) => return event.apply(base),
-        }
-        match scenario::validate::errors(&s).into_iter().next() {
-            Some(problem) => Err(problem.message),
-            None => Ok(s),
-        }
-    }
-}
-
-fn checked<'a, T>(item: Option<&'a T>, what: &str) -> Result<&'a T, String> {
-    item.ok_or_else(|| format!("no such {what}"))
 }
 
 #[cfg(test)]
@@ -367,7 +194,7 @@ mod tests {
     fn an_edit_rebalances_from_the_last_assignment() {
         let state = preset("range-imbalance");
         assert_eq!(range_of(&state, "C1"), ["T1-0", "T1-1", "T1-2", "T2-0", "T2-1"]);
-        let state = state.apply(Action::Edit { field: Field::Once, change: Change::AddConsumer });
+        let state = state.apply(Action::Edit(Edit::AddConsumer));
         let range = state.computed.panel(assignor::Strategy::Range).unwrap().outcome.as_ref().unwrap();
         // C1 owned five partitions before the edit; now the ranges are cut three ways.
         assert_eq!(range.rebalance.before["C1"].len(), 5);
@@ -378,12 +205,7 @@ mod tests {
     #[test]
     fn typing_into_one_field_is_one_rebalance() {
         let state = preset("range-imbalance");
-        let typed = |state: &State, n| {
-            state.apply(Action::Edit {
-                field: Field::Partitions(0),
-                change: Change::SetPartitions { index: 0, partitions: n },
-            })
-        };
+        let typed = |state: &State, n| state.apply(Action::Edit(Edit::SetPartitions { topic: 0, partitions: n }));
         let after_1 = typed(&state, 1);
         let after_12 = typed(&after_1, 12);
         let range = after_12.computed.panel(assignor::Strategy::Range).unwrap().outcome.as_ref().unwrap();
@@ -396,19 +218,24 @@ mod tests {
     #[test]
     fn bad_input_is_refused_and_the_work_kept() {
         let state = preset("range-imbalance");
-        for change in [
-            Change::RenameTopic { index: 0, name: "T2".into() },
-            Change::RenameTopic { index: 0, name: "has space".into() },
-            Change::SetPartitions { index: 0, partitions: 0 },
-            Change::SetPartitions { index: 0, partitions: 5_000_000 },
-            Change::RenameConsumer { index: 1, id: "C1".into() },
-            Change::RenameConsumer { index: 1, id: " ".into() },
-            Change::RemoveTopic(9),
-            Change::Event(Event::Leave { consumer: "nobody".into() }),
+        for edit in [
+            Edit::RenameTopic { topic: 0, name: "T2".into() },
+            Edit::RenameTopic { topic: 0, name: "has space".into() },
+            Edit::SetPartitions { topic: 0, partitions: 0 },
+            Edit::SetPartitions { topic: 0, partitions: 5_000_000 },
+            Edit::RenameConsumer { consumer: 1, id: "C1".into() },
+            Edit::RenameConsumer { consumer: 1, id: " ".into() },
+            Edit::RemoveTopic { topic: 9 },
+            Edit::Leave { consumer: 9 },
         ] {
-            let next = state.apply(Action::Edit { field: Field::Once, change: change.clone() });
-            assert!(Rc::ptr_eq(&next.scenario, &state.scenario), "{change:?} was applied");
-            assert!(next.refused.is_some(), "{change:?} gave no reason");
+            let next = state.apply(Action::Edit(edit.clone()));
+            assert!(Rc::ptr_eq(&next.scenario, &state.scenario), "{edit:?} was applied");
+            let refused = next.refused.as_ref().unwrap_or_else(|| panic!("{edit:?} gave no reason"));
+            // The reason shows beside the field the edit came from.
+            assert_eq!(refused.field, edit.field());
+            if let Some(field) = edit.field() {
+                assert_eq!(next.refusal(field), Some(refused.error.reason()));
+            }
         }
     }
 }

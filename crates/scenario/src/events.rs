@@ -1,15 +1,16 @@
 //! The rebalance triggers of seed article 001 as one-step edits: a consumer joins or leaves
 //! (crashes), partitions are added, a topic appears (and pattern subscriptions pick it up), a
-//! consumer subscribes or unsubscribes. Each returns a new scenario, or says why it cannot apply,
-//! leaving the scenario as it was.
+//! consumer subscribes or unsubscribes. Events name topics and consumers; the page's
+//! [`Edit`](crate::edit::Edit)s trigger them. Each returns a new scenario, or says why it cannot
+//! apply, leaving the scenario as it was.
 
 use assignor::rebalance::Rebalance;
 use assignor::Strategy;
 use serde::{Deserialize, Serialize};
 
+use crate::edit::{consumer_mut, topic_mut, valid, EditError};
 use crate::format::{ConsumerSpec, Scenario, TopicSpec};
 use crate::model::{after_rebalance, Model};
-use crate::validate::{self, Problem};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -47,76 +48,50 @@ impl Event {
         }
     }
 
-    /// `scenario` with this event applied, not yet rebalanced.
-    pub fn apply(&self, scenario: &Scenario) -> Result<Scenario, String> {
+    /// `scenario` with this event applied, not yet rebalanced; or why it cannot apply (the rules
+    /// of [`validate`](crate::validate) included).
+    pub fn apply(&self, scenario: &Scenario) -> Result<Scenario, EditError> {
         let mut next = scenario.clone();
         let consumer_index = |id: &str| {
-            scenario.consumers.iter().position(|c| c.id == id).ok_or_else(|| format!("there is no consumer {id:?}"))
+            scenario.consumers.iter().position(|c| c.id == id).ok_or_else(|| EditError::UnknownConsumer(id.into()))
         };
         let topic_index = |name: &str| {
-            scenario.topics.iter().position(|t| t.name == name).ok_or_else(|| format!("there is no topic {name:?}"))
+            scenario.topics.iter().position(|t| t.name == name).ok_or_else(|| EditError::UnknownTopic(name.into()))
         };
         match self {
             Event::Leave { consumer } => {
                 next.consumers.remove(consumer_index(consumer)?);
             }
-            Event::Join { consumer } => {
-                if scenario.consumers.iter().any(|c| c.id == consumer.id) {
-                    return Err(format!("there is already a consumer {:?}", consumer.id));
-                }
-                next.consumers.push(consumer.clone());
-            }
+            Event::Join { consumer } => next.consumers.push(consumer.clone()),
             Event::Restart { consumer, new_id } => {
-                if scenario.consumers.iter().any(|c| c.id == *new_id) {
-                    return Err(format!("there is already a consumer {new_id:?}"));
-                }
-                let c = next.consumers.get_mut(consumer_index(consumer)?).ok_or("no such consumer")?;
-                c.id = new_id.clone();
+                consumer_mut(&mut next, consumer_index(consumer)?)?.id = new_id.clone()
             }
             Event::AddPartitions { topic, partitions } => {
-                let i = topic_index(topic)?;
-                let current = scenario.topics.get(i).map_or(0, |t| t.partitions);
-                if *partitions <= current {
-                    return Err(format!("{topic} has {current} partitions; Kafka only adds partitions"));
+                let t = topic_mut(&mut next, topic_index(topic)?)?;
+                if *partitions <= t.partitions {
+                    return Err(EditError::NotMorePartitions { topic: topic.clone(), current: t.partitions });
                 }
-                if let Some(message) = validate::partition_count_problem(u64::from(*partitions)) {
-                    return Err(message);
-                }
-                if let Some(t) = next.topics.get_mut(i) {
-                    t.partitions = *partitions;
-                }
+                t.partitions = *partitions;
             }
-            Event::CreateTopic { topic } => {
-                if let Some(message) = validate::topic_name_problem(&topic.name) {
-                    return Err(message);
-                }
-                if topic_index(&topic.name).is_ok() {
-                    return Err(format!("there is already a topic {:?}", topic.name));
-                }
-                next.topics.push(topic.clone());
-            }
+            Event::CreateTopic { topic } => next.topics.push(topic.clone()),
             Event::Subscribe { consumer, topic } => {
                 topic_index(topic)?;
-                let c = next.consumers.get_mut(consumer_index(consumer)?).ok_or("no such consumer")?;
+                let c = consumer_mut(&mut next, consumer_index(consumer)?)?;
                 if c.topics.contains(topic) {
-                    return Err(format!("{consumer} already subscribes to {topic}"));
+                    return Err(EditError::AlreadySubscribed { consumer: consumer.clone(), topic: topic.clone() });
                 }
                 c.topics.push(topic.clone());
             }
             Event::Unsubscribe { consumer, topic } => {
-                let c = next.consumers.get_mut(consumer_index(consumer)?).ok_or("no such consumer")?;
+                let c = consumer_mut(&mut next, consumer_index(consumer)?)?;
                 let before = c.topics.len();
                 c.topics.retain(|t| t != topic);
                 if c.topics.len() == before {
-                    return Err(format!("{consumer} does not subscribe to {topic} by name"));
+                    return Err(EditError::NotSubscribed { consumer: consumer.clone(), topic: topic.clone() });
                 }
             }
         }
-        let errors = validate::errors(&next);
-        match errors.first() {
-            Some(problem) => Err(problem.to_string()),
-            None => Ok(next),
-        }
+        valid(next)
     }
 }
 
@@ -125,10 +100,9 @@ pub fn rebalance_all(model: &Model) -> Vec<Result<Rebalance, assignor::AssignErr
     Strategy::ALL.iter().map(|&s| model.rebalance(s)).collect()
 }
 
-/// `scenario` after its rebalance: every strategy's result becomes what its members own. Strategies
-/// whose rebalance fails keep their previous assignment.
-pub fn settle(scenario: &Scenario) -> Result<Scenario, Vec<Problem>> {
-    let model = Model::new(scenario)?;
-    let results: Vec<Rebalance> = rebalance_all(&model).into_iter().flatten().collect();
-    Ok(after_rebalance(scenario, &results))
+/// `scenario`, free of errors (as edits and events leave it), after its rebalance: every
+/// strategy's result becomes what its members own.
+pub fn settle(scenario: &Scenario) -> Scenario {
+    let results: Vec<Rebalance> = rebalance_all(&Model::resolve(scenario)).into_iter().flatten().collect();
+    after_rebalance(scenario, &results)
 }

@@ -1,5 +1,5 @@
 //! The playground's scenarios: the external formats (versioned serde DTOs), their validation with
-//! messages a person can act on, the rebalance events, the presets, and the bridge to the
+//! messages a person can act on, the edits and rebalance events, the presets, and the bridge to the
 //! assignor core.
 //!
 //! ```
@@ -12,6 +12,7 @@
 //! ```
 
 pub mod advice;
+pub mod edit;
 pub mod events;
 pub mod format;
 pub mod link;

@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use crate::edit::{valid, EditError};
 use crate::events::{settle, Event};
 use crate::format::Scenario;
 
@@ -54,12 +55,11 @@ pub fn find(id: &str) -> Option<Preset> {
 impl Preset {
     /// The scenario the preset opens on: its group assigned fresh, then each event applied, every
     /// event but the last rebalanced, so the page shows the last event's rebalance.
-    pub fn scenario(&self) -> Result<Scenario, String> {
-        let mut scenario = Scenario { title: self.title.clone(), notes: self.notes.clone(), ..self.scenario.clone() };
+    pub fn scenario(&self) -> Result<Scenario, EditError> {
+        let mut scenario =
+            valid(Scenario { title: self.title.clone(), notes: self.notes.clone(), ..self.scenario.clone() })?;
         for event in &self.then {
-            scenario = settle(&scenario)
-                .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
-            scenario = event.apply(&scenario)?;
+            scenario = event.apply(&settle(&scenario))?;
         }
         Ok(scenario)
     }

@@ -1,29 +1,29 @@
 //! The forms: topics, consumers with their subscription grid, and the one-click rebalance
-//! triggers. Each control dispatches one `Change`; the reducer refuses what is invalid.
+//! triggers. Each control dispatches one `Edit`; `scenario` refuses what is invalid.
 
-use scenario::events::Event as GroupEvent;
-use scenario::format::ReplicaLayout;
 use scenario::{ConsumerSpec, TopicSpec};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::state::{Action, Change, Field};
+use crate::state::{Action, Edit, Field};
 use crate::ui::fields::{CountField, TextField};
 use crate::ui::{topic_class, Store};
-
-fn edit(store: &Store, field: Field, change: Change) {
-    store.dispatch(Action::Edit { field, change });
-}
 
 /// `"a, b ,c"` to `["a", "b", "c"]`.
 fn split_list(text: &str) -> Vec<String> {
     text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
 }
 
-/// A callback, for any DOM event, that makes one one-off edit.
-fn once<E: 'static>(store: &Store, change: Change) -> Callback<E> {
+/// A callback, for any DOM event, that makes one edit.
+fn on<E: 'static>(store: &Store, edit: Edit) -> Callback<E> {
     let store = store.clone();
-    Callback::from(move |_| edit(&store, Field::Once, change.clone()))
+    Callback::from(move |_| store.dispatch(Action::Edit(edit.clone())))
+}
+
+/// A callback that makes the edit `make` builds from a field's value.
+fn on_value<T: 'static>(store: &Store, make: impl Fn(T) -> Edit + 'static) -> Callback<T> {
+    let store = store.clone();
+    Callback::from(move |value: T| store.dispatch(Action::Edit(make(value))))
 }
 
 fn optional(text: String) -> Option<String> {
@@ -36,10 +36,7 @@ pub fn TopicsEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let topics = store.scenario.topics.clone();
     let rows = topics.iter().enumerate().map(|(i, topic)| topic_row(&store, i, topic));
-    let add = {
-        let store = store.clone();
-        Callback::from(move |_| edit(&store, Field::Once, Change::AddTopic))
-    };
+    let add = on(&store, Edit::AddTopic);
     html! {
         <section class="editor" aria-labelledby="topics-heading">
             <h2 id="topics-heading">{ "Topics" }</h2>
@@ -56,45 +53,16 @@ pub fn TopicsEditor() -> Html {
 }
 
 fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
-    let rename = {
-        let store = store.clone();
-        Callback::from(move |name: String| edit(&store, Field::TopicName(i), Change::RenameTopic { index: i, name }))
-    };
-    let set_partitions = {
-        let store = store.clone();
-        Callback::from(move |partitions: u32| {
-            edit(&store, Field::Partitions(i), Change::SetPartitions { index: i, partitions })
-        })
-    };
+    let rename = on_value(store, move |name| Edit::RenameTopic { topic: i, name });
+    let set_partitions = on_value(store, move |partitions| Edit::SetPartitions { topic: i, partitions });
     let factor = topic.replicas.as_ref().map_or(0, |l| l.factor);
     let racks = topic.replicas.as_ref().map(|l| l.racks.join(", ")).unwrap_or_default();
-    let set_layout = |factor: u32, racks: Vec<String>| -> Option<ReplicaLayout> {
-        (factor > 0 && !racks.is_empty()).then_some(ReplicaLayout { factor, racks })
-    };
-    let set_factor = {
-        let (store, racks) = (store.clone(), topic.replicas.as_ref().map(|l| l.racks.clone()).unwrap_or_default());
-        Callback::from(move |text: String| {
-            let factor = text.trim().parse().unwrap_or(0);
-            let racks =
-                if racks.is_empty() && factor > 0 { vec!["a".into(), "b".into(), "c".into()] } else { racks.clone() };
-            edit(&store, Field::Replicas(i), Change::SetReplicas { index: i, layout: set_layout(factor, racks) })
-        })
-    };
-    let set_racks = {
-        let store = store.clone();
-        Callback::from(move |text: String| {
-            let factor = factor.max(1);
-            edit(
-                &store,
-                Field::Replicas(i),
-                Change::SetReplicas { index: i, layout: set_layout(factor, split_list(&text)) },
-            )
-        })
-    };
-    let remove = {
-        let store = store.clone();
-        Callback::from(move |_| edit(&store, Field::Once, Change::RemoveTopic(i)))
-    };
+    let set_factor = on_value(store, move |text: String| Edit::SetReplicationFactor {
+        topic: i,
+        factor: text.trim().parse().unwrap_or(0),
+    });
+    let set_racks = on_value(store, move |text: String| Edit::SetReplicaRacks { topic: i, racks: split_list(&text) });
+    let remove = on(store, Edit::RemoveTopic { topic: i });
     let racks_known = topic.replicas.is_some() || !topic.rack_overrides.is_empty();
     html! {
         <key={i}>
@@ -103,8 +71,8 @@ fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
                 <TextField label={format!("Name of topic {}", i + 1)} compact=true value={topic.name.clone()} field={Field::TopicName(i)} on_input={rename} /></td>
             <td><CountField label={format!("Partitions of {}", topic.name)} value={topic.partitions} field={Field::Partitions(i)} on_set={set_partitions} /></td>
             <td class="replicas">
-                <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–" field={Field::Replicas(i)} on_input={set_factor} />
-                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks" field={Field::Replicas(i)} on_input={set_racks} />
+                <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–" field={Field::ReplicationFactor(i)} on_input={set_factor} />
+                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks" field={Field::ReplicaRacks(i)} on_input={set_racks} />
             </td>
             <td><button type="button" class="icon" aria-label={format!("Remove topic {}", topic.name)} onclick={remove}>{ "✕" }</button></td>
         </tr>
@@ -124,13 +92,10 @@ fn partition_racks(store: &Store, i: usize, topic: &TopicSpec) -> Html {
         return html! { <p class="hint">{ format!("Racks follow the layout (per-partition editing up to {RACK_EDIT_LIMIT} partitions).") }</p> };
     }
     let rows = (0..topic.partitions).map(|p| {
-        let on_input = {
-            let store = store.clone();
-            Callback::from(move |text: String| {
-                let racks = (!text.trim().is_empty() || text.contains(',')).then(|| split_list(&text));
-                edit(&store, Field::PartitionRacks(i, p), Change::SetPartitionRacks { index: i, partition: p, racks })
-            })
-        };
+        let on_input = on_value(store, move |text: String| {
+            let racks = (!text.trim().is_empty() || text.contains(',')).then(|| split_list(&text));
+            Edit::SetPartitionRacks { topic: i, partition: p, racks }
+        });
         let overridden = topic.rack_overrides.contains_key(&p);
         html! {
             <span class={classes!("partition-rack", overridden.then_some("overridden"))}>
@@ -152,10 +117,7 @@ fn partition_racks(store: &Store, i: usize, topic: &TopicSpec) -> Html {
 pub fn ConsumersEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let scenario = store.scenario.clone();
-    let add = {
-        let store = store.clone();
-        Callback::from(move |_| edit(&store, Field::Once, Change::AddConsumer))
-    };
+    let add = on(&store, Edit::AddConsumer);
     html! {
         <section class="editor" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ "Consumers and subscriptions" }</h2>
@@ -183,17 +145,11 @@ pub fn ConsumersEditor() -> Html {
 }
 
 fn consumer_row(store: &Store, i: usize, consumer: &ConsumerSpec, topics: &[TopicSpec]) -> Html {
-    let text_edit = |field: Field, make: fn(usize, String) -> Change| {
-        let store = store.clone();
-        Callback::from(move |text: String| edit(&store, field.clone(), make(i, text)))
-    };
-    let rename = text_edit(Field::ConsumerId(i), |index, id| Change::RenameConsumer { index, id });
-    let instance =
-        text_edit(Field::InstanceId(i), |index, t| Change::SetInstanceId { index, instance_id: optional(t) });
-    let rack = text_edit(Field::Rack(i), |index, t| Change::SetRack { index, rack: optional(t) });
-    let strategies =
-        text_edit(Field::Strategies(i), |index, t| Change::SetStrategies { index, strategies: split_list(&t) });
-    let patterns = text_edit(Field::Patterns(i), |index, t| Change::SetPatterns { index, patterns: split_list(&t) });
+    let rename = on_value(store, move |id| Edit::RenameConsumer { consumer: i, id });
+    let instance = on_value(store, move |t| Edit::SetInstanceId { consumer: i, instance_id: optional(t) });
+    let rack = on_value(store, move |t| Edit::SetRack { consumer: i, rack: optional(t) });
+    let strategies = on_value(store, move |t: String| Edit::SetStrategies { consumer: i, strategies: split_list(&t) });
+    let patterns = on_value(store, move |t: String| Edit::SetPatterns { consumer: i, patterns: split_list(&t) });
     let id = consumer.id.clone();
     html! {
         <tr key={i} data-consumer={id.clone()}>
@@ -203,15 +159,15 @@ fn consumer_row(store: &Store, i: usize, consumer: &ConsumerSpec, topics: &[Topi
             <td><TextField label={format!("partition.assignment.strategy of {id}")} compact=true value={consumer.strategies.join(", ")} field={Field::Strategies(i)} on_input={strategies} /></td>
             { for topics.iter().enumerate().map(|(t, topic)| {
                 let checked = consumer.topics.contains(&topic.name);
-                let onchange = once(store, Change::ToggleSubscription { consumer: i, topic: topic.name.clone() });
+                let onchange = on(store, Edit::ToggleSubscription { consumer: i, topic: t });
                 html! { <td class={classes!("grid", topic_class(t))}>
                     <input type="checkbox" {checked} {onchange} aria-label={format!("{id} subscribes to {}", topic.name)} />
                 </td> }
             }) }
             <td><TextField label={format!("Pattern subscriptions of {id}")} compact=true placeholder="e.g. test-.*" value={consumer.patterns.join(", ")} field={Field::Patterns(i)} on_input={patterns} /></td>
             <td class="actions">
-                <button type="button" onclick={once(store, Change::DuplicateConsumer(i))} aria-label={format!("Duplicate {id}")}>{ "Duplicate" }</button>
-                <button type="button" class="danger" onclick={once(store, Change::Event(GroupEvent::Leave { consumer: id.clone() }))} aria-label={format!("{id} crashes or leaves")}>{ "Crash" }</button>
+                <button type="button" onclick={on(store, Edit::DuplicateConsumer { consumer: i })} aria-label={format!("Duplicate {id}")}>{ "Duplicate" }</button>
+                <button type="button" class="danger" onclick={on(store, Edit::Leave { consumer: i })} aria-label={format!("{id} crashes or leaves")}>{ "Crash" }</button>
             </td>
         </tr>
     }
@@ -223,38 +179,8 @@ pub fn EventsBar() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let topic_choice = use_state(|| 0usize);
     let scenario = store.scenario.clone();
-    let fire = |event: GroupEvent| {
-        let store = store.clone();
-        Callback::from(move |_| edit(&store, Field::Once, Change::Event(event.clone())))
-    };
-    let join = {
-        let id =
-            (0..).map(|n| format!("C{n}")).find(|n| scenario.consumers.iter().all(|c| c.id != *n)).unwrap_or_default();
-        let template = scenario.consumers.last().cloned().unwrap_or_else(|| {
-            ConsumerSpec::new("", &scenario.topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>())
-        });
-        fire(GroupEvent::Join { consumer: ConsumerSpec { id, instance_id: None, ..template } })
-    };
-    let chosen = scenario.topics.get(*topic_choice).or(scenario.topics.first()).cloned();
-    let grow = chosen.as_ref().map(|t| {
-        fire(GroupEvent::AddPartitions {
-            topic: t.name.clone(),
-            partitions: t.partitions.saturating_add(t.partitions.clamp(1, 3)),
-        })
-    });
-    let pattern = scenario.consumers.iter().flat_map(|c| c.patterns.first()).next().cloned();
-    let new_topic = {
-        let prefix = pattern
-            .as_deref()
-            .map(|p| p.trim_end_matches(".*").trim_end_matches('*'))
-            .filter(|p| !p.is_empty())
-            .unwrap_or("new-");
-        let name = (0..)
-            .map(|n| if n == 0 { format!("{prefix}topic") } else { format!("{prefix}topic{n}") })
-            .find(|n| scenario.topics.iter().all(|t| t.name != *n))
-            .unwrap_or_default();
-        fire(GroupEvent::CreateTopic { topic: TopicSpec::new(name, 3) })
-    };
+    let chosen = Some(*topic_choice).filter(|&i| i < scenario.topics.len()).unwrap_or(0);
+    let pattern = scenario.consumers.iter().any(|c| !c.patterns.is_empty());
     let pick_topic = {
         let topic_choice = topic_choice.clone();
         Callback::from(move |e: Event| {
@@ -265,17 +191,17 @@ pub fn EventsBar() -> Html {
     html! {
         <section class="events" aria-labelledby="events-heading">
             <h2 id="events-heading">{ "Trigger a rebalance" }</h2>
-            <button type="button" onclick={join}>{ "A consumer joins" }</button>
+            <button type="button" onclick={on(&store, Edit::Join)}>{ "A consumer joins" }</button>
             <span class="group">
                 <label class="sr-only" for="grow-topic">{ "Topic to grow" }</label>
                 <select id="grow-topic" onchange={pick_topic}>
                     { for scenario.topics.iter().enumerate().map(|(i, t)| html! { <option selected={i == *topic_choice}>{ t.name.clone() }</option> }) }
                 </select>
-                if let (Some(grow), Some(t)) = (grow, chosen) {
-                    <button type="button" onclick={grow}>{ format!("Add partitions to {}", t.name) }</button>
+                if let Some(t) = scenario.topics.get(chosen) {
+                    <button type="button" onclick={on(&store, Edit::GrowTopic { topic: chosen })}>{ format!("Add partitions to {}", t.name) }</button>
                 }
             </span>
-            <button type="button" onclick={new_topic}>{ if pattern.is_some() { "Create a topic matching the pattern" } else { "Create a topic" } }</button>
+            <button type="button" onclick={on(&store, Edit::CreateTopic)}>{ if pattern { "Create a topic matching the pattern" } else { "Create a topic" } }</button>
             <span class="hint">{ "Crash a consumer from its row; subscribe with the grid." }</span>
         </section>
     }

@@ -4,7 +4,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::state::Field;
+use crate::state::{Action, EditError, Field};
 use crate::ui::Store;
 
 #[derive(Properties, PartialEq)]
@@ -33,7 +33,7 @@ pub fn TextField(props: &TextFieldProps) -> Html {
         let draft = draft.clone();
         use_effect_with(props.value.clone(), move |value| draft.set(value.to_string()));
     }
-    let error = store.as_ref().and_then(|s| s.refused.clone()).filter(|(f, _)| *f == props.field).map(|(_, m)| m);
+    let error = store.as_ref().and_then(|s| s.refusal(props.field));
     {
         // Once the refusal is gone (another edit was made), show the committed value again.
         let draft = draft.clone();
@@ -76,16 +76,13 @@ pub struct CountFieldProps {
 pub fn CountField(props: &CountFieldProps) -> Html {
     let store = use_context::<Store>();
     let on_input = {
-        let (on_set, store, field) = (props.on_set.clone(), store.clone(), props.field.clone());
+        let (on_set, store, field) = (props.on_set.clone(), store.clone(), props.field);
         Callback::from(move |text: String| match text.trim().parse::<u32>() {
             Ok(n) => on_set.emit(n),
             Err(_) if text.trim().is_empty() => {}
             Err(_) => {
                 if let Some(store) = &store {
-                    store.dispatch(crate::state::Action::Refuse(
-                        field.clone(),
-                        format!("{text:?} is not a partition count"),
-                    ));
+                    store.dispatch(Action::Refuse { field, error: EditError::NotACount(text) });
                 }
             }
         })
@@ -101,7 +98,7 @@ pub fn CountField(props: &CountFieldProps) -> Html {
     };
     html! {
         <span class="count-field">
-            <TextField label={props.label.clone()} value={props.value.to_string()} field={props.field.clone()} {on_input} kind="number" compact=true />
+            <TextField label={props.label.clone()} value={props.value.to_string()} field={props.field} {on_input} kind="number" compact=true />
             <button type="button" class="step" aria-label={format!("{} minus one", props.label)} onclick={step(-1)}>{ "−" }</button>
             <button type="button" class="step" aria-label={format!("{} plus one", props.label)} onclick={step(1)}>{ "+" }</button>
         </span>
