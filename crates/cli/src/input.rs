@@ -17,5 +17,5 @@ pub fn read(path: &Path) -> Result<Scenario, String> {
 }
 
 pub fn parse(text: &str) -> Result<Scenario, String> {
-    scenario::read_file(text)
+    scenario::read_file(text).map_err(|e| e.to_string())
 }

@@ -9,18 +9,26 @@ use crate::model::Model;
 /// One piece of advice about a group, in a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Advice {
+    /// Which trap.
     pub kind: AdviceKind,
+    /// The sentence.
     pub message: String,
 }
 
+/// The traps advice warns of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AdviceKind {
+    /// The members subscribe to different topic lists.
     UnevenSubscriptions,
+    /// A member does not list a strategy other members use.
     MissingStrategy,
+    /// More consumers than partitions: some get nothing.
     IdleConsumers,
+    /// The coordinator refuses a member whose strategies the group does not share.
     NoCommonStrategy,
 }
 
+/// Every piece of advice for `model`'s group.
 pub fn advice(model: &Model) -> Vec<Advice> {
     let mut out = Vec::new();
     let subscriptions: BTreeSet<Vec<&str>> = model

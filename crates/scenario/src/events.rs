@@ -12,24 +12,54 @@ use crate::edit::{consumer_mut, topic_mut, valid, EditError};
 use crate::format::{ConsumerSpec, Scenario, TopicSpec};
 use crate::model::{after_rebalance, Model};
 
+/// Something that happens to the group and makes it rebalance; presets store them by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
     /// The consumer leaves the group (a crash, a scale-in, a shutdown).
-    Leave { consumer: String },
+    Leave {
+        /// Its `member.id`.
+        consumer: String,
+    },
     /// A new consumer joins.
-    Join { consumer: ConsumerSpec },
+    Join {
+        /// The consumer.
+        consumer: ConsumerSpec,
+    },
     /// The consumer's process restarts: it rejoins under a new `member.id` the coordinator hands
     /// out, keeping its configuration and `group.instance.id`, remembering no assignment.
-    Restart { consumer: String, new_id: String },
+    Restart {
+        /// Its `member.id` before.
+        consumer: String,
+        /// Its `member.id` after.
+        new_id: String,
+    },
     /// The topic grows to `partitions` partitions (Kafka never shrinks a topic).
-    AddPartitions { topic: String, partitions: u32 },
+    AddPartitions {
+        /// The topic's name.
+        topic: String,
+        /// Its partition count after.
+        partitions: u32,
+    },
     /// A topic is created; consumers with a matching pattern subscribe to it.
-    CreateTopic { topic: TopicSpec },
+    CreateTopic {
+        /// The topic.
+        topic: TopicSpec,
+    },
     /// The consumer subscribes to the topic.
-    Subscribe { consumer: String, topic: String },
+    Subscribe {
+        /// Its `member.id`.
+        consumer: String,
+        /// The topic's name.
+        topic: String,
+    },
     /// The consumer unsubscribes from the topic.
-    Unsubscribe { consumer: String, topic: String },
+    Unsubscribe {
+        /// Its `member.id`.
+        consumer: String,
+        /// The topic's name.
+        topic: String,
+    },
 }
 
 impl Event {

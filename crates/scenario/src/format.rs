@@ -17,20 +17,25 @@ pub const VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// The format version it was written in; absent in files from before versions were written.
     #[serde(default = "version_one")]
     pub version: u32,
+    /// A headline for the page and for embeds.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
     /// A paragraph saying what the scenario shows.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// The topics, in the order the page lists them.
     #[serde(default)]
     pub topics: Vec<TopicSpec>,
+    /// The consumers, in JoinGroup order.
     #[serde(default)]
     pub consumers: Vec<ConsumerSpec>,
     /// The assignment before this rebalance, per strategy (absent: a fresh group).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<Previous>,
+    /// What the page shows.
     #[serde(default, skip_serializing_if = "View::is_default")]
     pub view: View,
 }
@@ -53,10 +58,13 @@ impl Default for Scenario {
     }
 }
 
+/// A topic: its name, its partitions and where their replicas are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TopicSpec {
+    /// The topic's name.
     pub name: String,
+    /// How many partitions it has.
     pub partitions: u32,
     /// Replica racks, laid out round-robin: replica `i` of partition `p` is on
     /// `racks[(p + i) % racks.len()]`.
@@ -68,19 +76,23 @@ pub struct TopicSpec {
 }
 
 impl TopicSpec {
+    /// A topic whose replicas' racks are unknown.
     pub fn new(name: impl Into<String>, partitions: u32) -> Self {
         TopicSpec { name: name.into(), partitions, replicas: None, rack_overrides: BTreeMap::new() }
     }
 }
 
+/// Where a topic's replicas are, laid out round-robin over racks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReplicaLayout {
     /// Replication factor.
     pub factor: u32,
+    /// The racks, in layout order.
     pub racks: Vec<String>,
 }
 
+/// A consumer: its identity and configuration, and what it subscribes to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSpec {
@@ -106,6 +118,8 @@ pub struct ConsumerSpec {
 }
 
 impl ConsumerSpec {
+    /// A dynamic member without a rack, subscribing to `topics` by name, with Kafka's default
+    /// strategies.
     pub fn new(id: impl Into<String>, topics: &[&str]) -> Self {
         ConsumerSpec {
             id: id.into(),
@@ -165,6 +179,7 @@ impl Default for View {
 }
 
 impl View {
+    /// Whether this is what the page shows unless told otherwise (left out of files and links).
     pub fn is_default(&self) -> bool {
         *self == View::default()
     }
@@ -173,8 +188,10 @@ impl View {
 /// One group snapshot of `kap batch`: the group about to rebalance under `strategy`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// Any JSON value, echoed in the answer so that callers can match answers to questions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<serde_json::Value>,
+    /// The strategy's name.
     pub strategy: String,
     /// Topic name to partition count.
     pub topics: BTreeMap<String, u32>,
@@ -185,13 +202,18 @@ pub struct Snapshot {
     pub members: Vec<SnapshotMember>,
 }
 
+/// A member of a [`Snapshot`], as its client would join.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SnapshotMember {
+    /// The `member.id`.
     pub id: String,
+    /// `group.instance.id`, for a static member (KIP-345).
     #[serde(default)]
     pub instance_id: Option<String>,
+    /// `client.rack` (KIP-881).
     #[serde(default)]
     pub rack: Option<String>,
+    /// The topics it subscribes to.
     #[serde(default)]
     pub topics: Vec<String>,
     /// What the member owned before this rebalance.

@@ -11,6 +11,8 @@
 //! assert_eq!(range.result()["C1"].len(), 5); // range's 5 + 3 imbalance
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod advice;
 pub mod edit;
 pub mod events;
@@ -24,35 +26,68 @@ pub use format::{ConsumerSpec, Previous, Scenario, Snapshot, SnapshotMember, Top
 pub use model::Model;
 pub use validate::{Location, Problem, Severity};
 
+/// Why a text does not open as a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// Not JSON at all (serde's message, with the line and column).
+    NotJson(String),
+    /// JSON, but not a scenario file (serde's message, naming the field).
+    NotAScenario(String),
+    /// Shaped like a `kap batch` snapshot, but not one.
+    NotASnapshot(String),
+    /// A snapshot that cannot be assigned, and why.
+    InvalidSnapshot(String),
+    /// Written by a newer version, in this format.
+    FutureVersion(u64),
+    /// A scenario that cannot run: its first error, with where it is.
+    Invalid(Problem),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotJson(why) => write!(f, "not JSON: {why}"),
+            ReadError::NotAScenario(why) => write!(f, "not a scenario: {why}"),
+            ReadError::NotASnapshot(why) => write!(f, "not a group snapshot: {why}"),
+            ReadError::InvalidSnapshot(why) => write!(f, "{why}"),
+            ReadError::FutureVersion(v) => {
+                write!(f, "this scenario was written by a newer version (format {v}); this one reads up to {VERSION}")
+            }
+            ReadError::Invalid(problem) => write!(f, "{problem}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
 /// Reads a scenario file: checks the version first, so a file from a newer release gets a clear
 /// message instead of a field-by-field complaint.
-pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
+pub fn parse_scenario(text: &str) -> Result<Scenario, ReadError> {
     #[derive(serde::Deserialize)]
     struct Versioned {
         #[serde(default)]
         version: Option<u64>,
     }
-    let versioned: Versioned = serde_json::from_str(text).map_err(|e| format!("not a scenario: {e}"))?;
+    let not_a_scenario = |e: serde_json::Error| ReadError::NotAScenario(e.to_string());
+    let versioned: Versioned = serde_json::from_str(text).map_err(not_a_scenario)?;
     if let Some(v) = versioned.version.filter(|&v| v > u64::from(VERSION)) {
-        return Err(format!(
-            "this scenario was written by a newer version (format {v}); this one reads up to {VERSION}"
-        ));
+        return Err(ReadError::FutureVersion(v));
     }
-    serde_json::from_str(text).map_err(|e| format!("not a scenario: {e}"))
+    serde_json::from_str(text).map_err(not_a_scenario)
 }
 
 /// Opens a file a person hands us: a scenario file (what the playground exports) or one group
 /// snapshot in the `kap batch` format, which opens as a fresh scenario with every strategy shown.
-pub fn read_file(text: &str) -> Result<Scenario, String> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+pub fn read_file(text: &str) -> Result<Scenario, ReadError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ReadError::NotJson(e.to_string()))?;
     if value.get("strategy").is_some() && value.get("members").is_some() {
-        let snapshot: Snapshot = serde_json::from_value(value).map_err(|e| format!("not a group snapshot: {e}"))?;
-        snapshot.to_group()?;
+        let snapshot: Snapshot = serde_json::from_value(value).map_err(|e| ReadError::NotASnapshot(e.to_string()))?;
+        snapshot.to_group().map_err(ReadError::InvalidSnapshot)?;
         return Ok(snapshot.to_scenario());
     }
     let scenario = parse_scenario(text)?;
-    match validate::errors(&scenario).first() {
-        Some(problem) => Err(problem.to_string()),
+    match validate::errors(&scenario).into_iter().next() {
+        Some(problem) => Err(ReadError::Invalid(problem)),
         None => Ok(scenario),
     }
 }

@@ -11,6 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
 use crate::format::{Scenario, VERSION};
+use crate::ReadError;
 
 /// The prefix of fragments this build writes.
 pub const PREFIX: &str = "v1.";
@@ -29,7 +30,14 @@ pub enum LinkError {
     /// Cut short or altered on the way (bad base64, bad deflate stream, or too large).
     Damaged(String),
     /// Decoded, but not a scenario this version reads.
-    Invalid(String),
+    Invalid(ReadError),
+    /// The link's version and its scenario's differ: made by hand or altered.
+    MixedVersions {
+        /// The version the link's prefix says.
+        link: u32,
+        /// The version its scenario says.
+        scenario: u32,
+    },
 }
 
 impl fmt::Display for LinkError {
@@ -42,6 +50,10 @@ impl fmt::Display for LinkError {
             ),
             LinkError::Damaged(why) => write!(f, "this link is damaged, perhaps cut short when it was copied ({why})"),
             LinkError::Invalid(why) => write!(f, "this link holds a scenario this version cannot read: {why}"),
+            LinkError::MixedVersions { link, scenario } => write!(
+                f,
+                "this link holds a scenario this version cannot read: the link says format {link} but holds format {scenario}"
+            ),
         }
     }
 }
@@ -72,10 +84,7 @@ pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
     let text = std::str::from_utf8(&json).map_err(|e| LinkError::Damaged(e.to_string()))?;
     let scenario = crate::parse_scenario(text).map_err(LinkError::Invalid)?;
     if scenario.version != version {
-        return Err(LinkError::Invalid(format!(
-            "the link says format {version} but holds format {}",
-            scenario.version
-        )));
+        return Err(LinkError::MixedVersions { link: version, scenario: scenario.version });
     }
     Ok(scenario)
 }

@@ -12,11 +12,13 @@ use crate::validate::{self, compile_pattern, Problem};
 /// A validated scenario, resolved: racks laid out, patterns matched, strategies parsed.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// The topics, replica racks laid out.
     pub topics: Vec<Topic>,
     /// The consumers as members, owning nothing yet, in JoinGroup order.
     pub members: Vec<Member>,
     /// Each consumer's `partition.assignment.strategy`, in JoinGroup order.
     pub strategies: Vec<(String, Vec<Strategy>)>,
+    /// The assignment before this rebalance, as the scenario has it.
     pub previous: Option<Previous>,
     /// The coordinator's choice among the strategy lists.
     pub selection: Selection,

@@ -14,7 +14,9 @@ pub struct Preset {
     /// The file's name without `.json`; stable, used in links.
     #[serde(skip)]
     pub id: &'static str,
+    /// The headline, as the menu shows it.
     pub title: String,
+    /// What it shows, and where the seed articles explain it.
     pub notes: String,
     scenario: Scenario,
     /// Events after the first assignment; the last one is the rebalance the page opens on.
@@ -48,6 +50,7 @@ pub fn all() -> Vec<Preset> {
         .collect()
 }
 
+/// The preset with this id.
 pub fn find(id: &str) -> Option<Preset> {
     all().into_iter().find(|p| p.id == id)
 }

@@ -10,29 +10,39 @@ use crate::format::{Scenario, VERSION};
 pub const MAX_TOPIC_PARTITIONS: u32 = 1_000_000;
 /// The most partitions a whole scenario may have (Kafka's largest assignor test has 1,000,000).
 pub const MAX_TOTAL_PARTITIONS: u64 = 1_000_000;
+/// The most topics a scenario may have here.
 pub const MAX_TOPICS: usize = 10_000;
+/// The most consumers a scenario may have here.
 pub const MAX_CONSUMERS: usize = 10_000;
 /// Kafka's limit on topic name length.
 pub const MAX_TOPIC_NAME: usize = 249;
+/// The longest `member.id` and `group.instance.id` here.
 pub const MAX_ID: usize = 255;
 
 /// Where in a scenario a problem is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
+    /// The scenario as a whole.
     Scenario,
     /// `field` of the topic at `index`.
     Topic {
+        /// The topic's position.
         index: usize,
+        /// The field's name in the scenario file.
         field: &'static str,
     },
     /// `field` of the consumer at `index`.
     Consumer {
+        /// The consumer's position.
         index: usize,
+        /// The field's name in the scenario file.
         field: &'static str,
     },
+    /// The previous assignment.
     Previous,
 }
 
+/// Whether a problem stops the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
     /// Worth knowing; the scenario still runs.
@@ -41,10 +51,14 @@ pub enum Severity {
     Error,
 }
 
+/// One thing wrong with a scenario, where it is, and what a person can do about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// Whether it stops the scenario.
     pub severity: Severity,
+    /// Where it is.
     pub location: Location,
+    /// What is wrong, in a sentence that does not repeat the location.
     pub message: String,
 }
 
@@ -87,7 +101,7 @@ pub fn partition_count_problem(count: u64) -> Option<String> {
 }
 
 /// Kafka matches subscription patterns against whole topic names.
-pub fn compile_pattern(pattern: &str) -> Result<regex_lite::Regex, String> {
+pub(crate) fn compile_pattern(pattern: &str) -> Result<regex_lite::Regex, String> {
     regex_lite::Regex::new(&format!("^(?:{pattern})$")).map_err(|e| format!("{pattern:?} is not a valid pattern: {e}"))
 }
 

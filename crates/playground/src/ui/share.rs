@@ -46,7 +46,8 @@ pub fn ShareBar() -> Html {
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
             let store = store.clone();
             let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
-                let parsed = text.map_err(|e| e.to_string()).and_then(|t| scenario::read_file(&t));
+                let parsed =
+                    text.map_err(|e| e.to_string()).and_then(|t| scenario::read_file(&t).map_err(|e| e.to_string()));
                 match parsed {
                     Ok(scenario) => {
                         store.dispatch(Action::Load(scenario));
