@@ -274,9 +274,6 @@ impl Edit {
 
     /// `base` with this edit made, not yet rebalanced; or why it is refused.
     pub fn apply(&self, base: &Scenario) -> Result<Scenario, EditError> {
-        if let Some(event) = self.event(base)? {
-            return event.apply(base);
-        }
         let mut next = base.clone();
         let s = &mut next;
         match self {
@@ -351,40 +348,28 @@ impl Edit {
                     c.topics.push(topic);
                 }
             }
-            Edit::Join | Edit::Leave { .. } | Edit::GrowTopic { .. } | Edit::CreateTopic => {}
-        }
-        valid(next)
-    }
-
-    /// The rebalance event this edit triggers, if it is one.
-    fn event(&self, base: &Scenario) -> Result<Option<Event>, EditError> {
-        let event = match self {
-            Edit::Join => Event::Join { consumer: newcomer(base) },
+            Edit::Join => return Event::Join { consumer: newcomer(s) }.apply(base),
             Edit::Leave { consumer } => {
-                let consumer = base.consumers.get(*consumer).ok_or(EditError::NoConsumerAt(*consumer))?.id.clone();
-                Event::Leave { consumer }
+                return Event::Leave { consumer: consumer_mut(s, *consumer)?.id.clone() }.apply(base);
             }
             Edit::GrowTopic { topic } => {
-                let t = base.topics.get(*topic).ok_or(EditError::NoTopicAt(*topic))?;
-                Event::AddPartitions {
-                    topic: t.name.clone(),
-                    partitions: t.partitions.saturating_add(t.partitions.clamp(1, 3)),
-                }
+                let t = topic_mut(s, *topic)?;
+                let partitions = t.partitions.saturating_add(t.partitions.clamp(1, 3));
+                return Event::AddPartitions { topic: t.name.clone(), partitions }.apply(base);
             }
             Edit::CreateTopic => {
-                let pattern = base.consumers.iter().flat_map(|c| c.patterns.first()).next();
+                let pattern = s.consumers.iter().flat_map(|c| c.patterns.first()).next();
                 let prefix = pattern
                     .map(|p| p.trim_end_matches(".*").trim_end_matches('*'))
                     .filter(|p| !p.is_empty())
                     .unwrap_or("new-");
                 let first = format!("{prefix}topic");
                 let names = std::iter::once(first.clone()).chain((1..).map(|n| format!("{first}{n}")));
-                let name = unused(names, |n| base.topics.iter().any(|t| t.name == n));
-                Event::CreateTopic { topic: TopicSpec::new(name, 3) }
+                let name = unused(names, |n| s.topics.iter().any(|t| t.name == n));
+                return Event::CreateTopic { topic: TopicSpec::new(name, 3) }.apply(base);
             }
-            _ => return Ok(None),
-        };
-        Ok(Some(event))
+        }
+        valid(next)
     }
 }
 
