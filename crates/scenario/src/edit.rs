@@ -245,6 +245,12 @@ impl fmt::Display for EditError {
 
 impl std::error::Error for EditError {}
 
+impl From<Problem> for EditError {
+    fn from(problem: Problem) -> Self {
+        EditError::Invalid(problem)
+    }
+}
+
 impl Edit {
     /// The form field this edit changes; `None` for one-off edits (buttons, checkboxes), each its
     /// own rebalance.
@@ -369,15 +375,7 @@ impl Edit {
                 return Event::CreateTopic { topic: TopicSpec::new(name, 3) }.apply(base);
             }
         }
-        valid(next)
-    }
-}
-
-/// `next` if it breaks no rule of [`validate`], else its first error.
-pub(crate) fn valid(next: Scenario) -> Result<Scenario, EditError> {
-    match validate::errors(&next).into_iter().next() {
-        Some(problem) => Err(EditError::Invalid(problem)),
-        None => Ok(next),
+        Ok(validate::checked(next)?)
     }
 }
 

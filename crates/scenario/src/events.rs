@@ -8,9 +8,10 @@ use assignor::rebalance::Rebalance;
 use assignor::Strategy;
 use serde::{Deserialize, Serialize};
 
-use crate::edit::{consumer_mut, topic_mut, valid, EditError};
+use crate::edit::{consumer_mut, topic_mut, EditError};
 use crate::format::{ConsumerSpec, Scenario, TopicSpec};
 use crate::model::{after_rebalance, Model};
+use crate::validate;
 
 /// Something that happens to the group and makes it rebalance; presets store them by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,7 +122,7 @@ impl Event {
                 }
             }
         }
-        valid(next)
+        Ok(validate::checked(next)?)
     }
 }
 

@@ -60,6 +60,12 @@ impl std::fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+impl From<Problem> for ReadError {
+    fn from(problem: Problem) -> Self {
+        ReadError::Invalid(problem)
+    }
+}
+
 /// Reads a scenario file: checks the version first, so a file from a newer release gets a clear
 /// message instead of a field-by-field complaint.
 pub fn parse_scenario(text: &str) -> Result<Scenario, ReadError> {
@@ -85,11 +91,7 @@ pub fn read_file(text: &str) -> Result<Scenario, ReadError> {
         snapshot.to_group().map_err(ReadError::InvalidSnapshot)?;
         return Ok(snapshot.to_scenario());
     }
-    let scenario = parse_scenario(text)?;
-    match validate::errors(&scenario).into_iter().next() {
-        Some(problem) => Err(ReadError::Invalid(problem)),
-        None => Ok(scenario),
-    }
+    Ok(validate::checked(parse_scenario(text)?)?)
 }
 
 /// Partitions in compact notation, topics in name order: `t0:0-2,5 t1:1`.

@@ -3,9 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::edit::{valid, EditError};
+use crate::edit::EditError;
 use crate::events::{settle, Event};
 use crate::format::Scenario;
+use crate::validate;
 
 /// A preset as stored.
 #[derive(Clone, Debug, Deserialize)]
@@ -59,8 +60,11 @@ impl Preset {
     /// The scenario the preset opens on: its group assigned fresh, then each event applied, every
     /// event but the last rebalanced, so the page shows the last event's rebalance.
     pub fn scenario(&self) -> Result<Scenario, EditError> {
-        let mut scenario =
-            valid(Scenario { title: self.title.clone(), notes: self.notes.clone(), ..self.scenario.clone() })?;
+        let mut scenario = validate::checked(Scenario {
+            title: self.title.clone(),
+            notes: self.notes.clone(),
+            ..self.scenario.clone()
+        })?;
         for event in &self.then {
             scenario = event.apply(&settle(&scenario))?;
         }

@@ -73,7 +73,7 @@ impl fmt::Display for Problem {
 }
 
 /// Kafka's rule for topic names: ASCII letters, digits, `.`, `_` and `-`; not `.` or `..`.
-pub fn topic_name_problem(name: &str) -> Option<String> {
+fn topic_name_problem(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("a topic needs a name".into());
     }
@@ -90,7 +90,7 @@ pub fn topic_name_problem(name: &str) -> Option<String> {
 }
 
 /// A partition count, as typed, checked.
-pub fn partition_count_problem(count: u64) -> Option<String> {
+pub(crate) fn partition_count_problem(count: u64) -> Option<String> {
     if count == 0 {
         Some("a topic has at least one partition".into())
     } else if count > u64::from(MAX_TOPIC_PARTITIONS) {
@@ -229,4 +229,12 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
 /// Only the errors of `problems`.
 pub fn errors(scenario: &Scenario) -> Vec<Problem> {
     problems(scenario).into_iter().filter(|p| p.severity == Severity::Error).collect()
+}
+
+/// `scenario` if it has no errors, else the first.
+pub fn checked(scenario: Scenario) -> Result<Scenario, Problem> {
+    match problems(&scenario).into_iter().find(|p| p.severity == Severity::Error) {
+        Some(problem) => Err(problem),
+        None => Ok(scenario),
+    }
 }
