@@ -13,7 +13,8 @@ use crate::format::{ConsumerSpec, Scenario, TopicSpec};
 use crate::model::{after_rebalance, Model};
 use crate::validate;
 
-/// Something that happens to the group and makes it rebalance; presets store them by name.
+/// Something that happens to the group and makes it rebalance, naming the topics and consumers it
+/// concerns; presets are made of them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
