@@ -238,4 +238,15 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_replication_factor_and_the_racks_are_two_edits() {
+        let state = preset("range-imbalance");
+        let factor = state.apply(Action::Edit(Edit::SetReplicationFactor { topic: 0, factor: 2 }));
+        let racks = factor.apply(Action::Edit(Edit::SetReplicaRacks { topic: 0, racks: vec!["x".into(), "y".into()] }));
+        // Undo takes the racks back and leaves the factor: each input is its own field.
+        let undone = racks.apply(Action::Undo);
+        assert!(Rc::ptr_eq(&undone.scenario, &factor.scenario));
+        assert_eq!(undone.apply(Action::Undo).scenario, state.scenario);
+    }
 }
