@@ -1,10 +1,10 @@
 //! Edits to a scenario as a person makes them on the page: a form field changed, a row added or
 //! removed, a rebalance trigger pressed. Forms name topics and consumers by their position in the
-//! scenario; the rebalance [`Event`]s that triggers become name them.
+//! scenario; a trigger becomes the rebalance [`Event`] it stands for, which names them.
 //!
 //! An edit makes its change and [`validate`] judges the result: the rules live there, once, for
-//! the page and for `kap` alike. An edit refuses on its own only what a single scenario cannot
-//! show, such as a position past the end or a topic losing partitions.
+//! the page and for `kap` alike. An edit refuses on its own only what no single scenario shows: a
+//! position past the end, a topic losing partitions, a subscription made twice.
 //!
 //! ```
 //! use scenario::edit::{Edit, Field};

@@ -81,7 +81,7 @@ impl Event {
     }
 
     /// `scenario` with this event applied, not yet rebalanced; or why it cannot apply (the rules
-    /// of [`validate`](crate::validate) included).
+    /// of [`validate`] included).
     pub fn apply(&self, scenario: &Scenario) -> Result<Scenario, EditError> {
         let mut next = scenario.clone();
         let consumer_index = |id: &str| {
