@@ -485,10 +485,6 @@ mod tests {
             located(1, "name", "' ' is not allowed in a topic name (letters, digits, '.', '_' and '-' are)")
         );
         assert_eq!(
-            refused(Edit::SetPartitions { topic: 0, partitions: 0 }),
-            located(0, "partitions", "a topic has at least one partition")
-        );
-        assert_eq!(
             refused(Edit::SetPartitions { topic: 0, partitions: MAX_TOPIC_PARTITIONS + 1 }),
             located(0, "partitions", "at most 1000000 partitions per topic")
         );
