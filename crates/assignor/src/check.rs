@@ -15,16 +15,41 @@ use crate::Strategy;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
     /// The partition is in more than one member's list (or twice in one).
-    Duplicate { partition: TopicPartition, members: Vec<String> },
+    Duplicate {
+        /// The partition.
+        partition: TopicPartition,
+        /// The members listing it, once per listing.
+        members: Vec<String>,
+    },
     /// The member does not subscribe to the partition's topic.
-    NotSubscribed { partition: TopicPartition, member: String },
+    NotSubscribed {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member it was given to.
+        member: String,
+    },
     /// No such partition exists (or the member is not in the group).
-    Unknown { partition: TopicPartition, member: String },
+    Unknown {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member it was given to.
+        member: String,
+    },
     /// A subscribed partition is assigned to no one and not withheld by a cooperative round.
-    Unassigned { partition: TopicPartition },
+    Unassigned {
+        /// The partition.
+        partition: TopicPartition,
+    },
     /// The sticky promise (Kafka's `verifyValidityAndBalance`): members whose counts differ by more
     /// than one share no topic, else a partition of it could have moved to the lighter one.
-    Unbalanced { heavier: String, lighter: String, topic: String },
+    Unbalanced {
+        /// The member with more partitions.
+        heavier: String,
+        /// The member with at least two fewer.
+        lighter: String,
+        /// A topic both subscribe to.
+        topic: String,
+    },
 }
 
 impl std::fmt::Display for Violation {
@@ -121,7 +146,9 @@ fn balance_violations(lists: &Lists) -> Vec<Violation> {
 pub struct Metrics {
     /// Partitions each member holds.
     pub counts: BTreeMap<String, usize>,
+    /// The fewest partitions a member holds.
     pub min: usize,
+    /// The most partitions a member holds.
     pub max: usize,
     /// The members holding `max`.
     pub most_loaded: Vec<String>,

@@ -11,12 +11,29 @@ pub enum AssignError {
     /// Two topics share a name.
     DuplicateTopic(String),
     /// A topic's replica racks list does not have one entry per partition.
-    RackListLength { topic: String, partitions: u32, racks: usize },
+    RackListLength {
+        /// The topic.
+        topic: String,
+        /// Its partitions.
+        partitions: u32,
+        /// The entries in its racks list.
+        racks: usize,
+    },
     /// The group is larger than the playground computes (see [`crate::MAX_PARTITIONS`]).
-    TooManyPartitions { total: u64 },
+    TooManyPartitions {
+        /// The group's partitions, over all topics.
+        total: u64,
+    },
     /// A member claims a partition number the topic does not have. Kafka's sticky assignors mis-handle
     /// this (they may hand the ghost partition out again), so we refuse it instead of guessing.
-    OwnedPartitionOutOfRange { member: String, partition: TopicPartition, partitions: u32 },
+    OwnedPartitionOutOfRange {
+        /// The member.
+        member: String,
+        /// The partition it claims.
+        partition: TopicPartition,
+        /// The partitions its topic has.
+        partitions: u32,
+    },
     /// Kafka's own assignor throws on this input; the text says what it reports.
     KafkaThrows(String),
 }

@@ -15,6 +15,8 @@
 //! The crate is std only, does no I/O and is deterministic: Java's `HashMap` iteration order, where
 //! it changes Kafka's answer, is emulated ([`java`]), never inherited from Rust's hashing.
 
+#![warn(missing_docs)]
+
 pub mod check;
 mod error;
 pub mod java;
@@ -45,13 +47,18 @@ pub const MAX_PARTITIONS: u64 = 4_000_000;
 /// A client-side assignment strategy (`partition.assignment.strategy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Strategy {
+    /// `RangeAssignor`: each topic's partitions cut into ranges, in member order.
     Range,
+    /// `RoundRobinAssignor`: all partitions dealt out in turn.
     RoundRobin,
+    /// `StickyAssignor`: balanced, moving as few partitions as it can (KIP-54), EAGER.
     Sticky,
+    /// `CooperativeStickyAssignor`: sticky, COOPERATIVE (KIP-429).
     CooperativeSticky,
 }
 
 impl Strategy {
+    /// Every strategy, in the order the page and `kap` show them.
     pub const ALL: [Strategy; 4] =
         [Strategy::Range, Strategy::RoundRobin, Strategy::Sticky, Strategy::CooperativeSticky];
 

@@ -17,11 +17,14 @@ use crate::java;
 /// Kafka's `TopicPartition`. Ordered as Kafka sorts them: topic in Java string order, then partition.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct TopicPartition {
+    /// The topic's name.
     pub topic: Arc<str>,
+    /// The partition's number within its topic.
     pub partition: u32,
 }
 
 impl TopicPartition {
+    /// Partition `partition` of `topic`.
     pub fn new(topic: impl Into<Arc<str>>, partition: u32) -> Self {
         TopicPartition { topic: topic.into(), partition }
     }
@@ -55,7 +58,9 @@ impl fmt::Debug for TopicPartition {
 /// A topic as the cluster metadata describes it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Topic {
+    /// Its name.
     pub name: String,
+    /// How many partitions it has, numbered from 0.
     pub partitions: u32,
     /// For each partition, the racks of its replicas (every replica, in or out of sync, KIP-881).
     /// Empty when racks are unknown; otherwise one entry per partition.
@@ -63,6 +68,7 @@ pub struct Topic {
 }
 
 impl Topic {
+    /// A topic whose replicas' racks are unknown.
     pub fn new(name: impl Into<String>, partitions: u32) -> Self {
         Topic { name: name.into(), partitions, replica_racks: Vec::new() }
     }
@@ -78,6 +84,7 @@ pub struct Member {
     pub instance_id: Option<String>,
     /// `client.rack` (KIP-881).
     pub rack: Option<String>,
+    /// The topics it subscribes to.
     pub topics: Vec<String>,
     /// The partitions the member owned before this rebalance.
     pub owned: Vec<TopicPartition>,
@@ -92,7 +99,9 @@ pub struct Member {
 /// A consumer group about to rebalance: the topics in the cluster and the members in JoinGroup order.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Group {
+    /// The topics in the cluster's metadata.
     pub topics: Vec<Topic>,
+    /// The members, in JoinGroup order.
     pub members: Vec<Member>,
 }
 
@@ -101,9 +110,17 @@ pub struct Group {
 pub enum UserData {
     /// `StickyAssignor`'s: the member's last assignment as the client encoded it, and the generation
     /// (schema V1, KIP-341); `generation: None` is the older schema V0.
-    Sticky { partitions: Vec<TopicPartition>, generation: Option<i32> },
+    Sticky {
+        /// The member's last assignment.
+        partitions: Vec<TopicPartition>,
+        /// The generation it was received in.
+        generation: Option<i32>,
+    },
     /// `CooperativeStickyAssignor`'s: the generation of the last assignment (-1 before the first one).
-    Cooperative { generation: i32 },
+    Cooperative {
+        /// The generation.
+        generation: i32,
+    },
     /// Bytes that no schema reads: Kafka treats the member as owning nothing, generation -1.
     Unreadable,
 }
@@ -111,14 +128,19 @@ pub enum UserData {
 /// One member's `ConsumerProtocolSubscription`, exactly as the group leader's assignor receives it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Subscription {
+    /// The `member.id` the coordinator gave it.
     pub member_id: String,
+    /// `group.instance.id`: set for static members (KIP-345).
     pub group_instance_id: Option<String>,
+    /// `client.rack`, subscription v3+ (KIP-881).
     pub rack: Option<String>,
+    /// The topics, in the order the client lists them.
     pub topics: Vec<String>,
     /// Subscription v1+ (KIP-429); always empty for eager clients.
     pub owned_partitions: Vec<TopicPartition>,
     /// Subscription v2+ (KIP-792); `None` stands for -1 on the wire.
     pub generation: Option<i32>,
+    /// What the client's assignor attached; `None` for assignors that attach nothing.
     pub user_data: Option<UserData>,
 }
 

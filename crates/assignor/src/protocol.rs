@@ -18,11 +18,14 @@ use crate::Strategy;
 /// `RebalanceProtocol`: EAGER (id 0) or COOPERATIVE (id 1), KIP-429.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RebalanceProtocol {
+    /// Every member revokes everything it owns before it rejoins.
     Eager,
+    /// Members keep what they are assigned again and revoke only what moves (KIP-429).
     Cooperative,
 }
 
 impl RebalanceProtocol {
+    /// Kafka's name for it.
     pub fn name(self) -> &'static str {
         match self {
             RebalanceProtocol::Eager => "EAGER",

@@ -35,7 +35,9 @@ pub struct MemberChange {
 /// A partition that changed owner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Moved {
+    /// The partition.
     pub partition: TopicPartition,
+    /// Its owner before.
     pub from: String,
     /// `None` while a cooperative round withholds it.
     pub to: Option<String>,
@@ -51,6 +53,7 @@ pub struct Diff {
 }
 
 impl Diff {
+    /// How many partitions were revoked, over all members.
     pub fn revoked_count(&self) -> usize {
         self.members.values().map(|c| c.revoked.len()).sum()
     }
@@ -99,7 +102,9 @@ fn owners(lists: &Lists) -> HashMap<&TopicPartition, &str> {
 /// One JoinGroup/SyncGroup round of a rebalance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Round {
+    /// The generation the round makes.
     pub generation: i32,
+    /// What the leader's assignor returned.
     pub assignment: Assignment,
     /// From what the members owned going in to what they were given.
     pub diff: Diff,
@@ -108,6 +113,7 @@ pub struct Round {
 /// A whole rebalance under one strategy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rebalance {
+    /// The strategy that assigned it.
     pub strategy: Strategy,
     /// The strategy's protocol; members marked `eager` rebalance EAGER all the same.
     pub protocol: RebalanceProtocol,
@@ -138,6 +144,7 @@ impl Rebalance {
         self.rounds.last().map_or(&EMPTY, |r| &r.assignment)
     }
 
+    /// How many partitions stop being processed while the group rebalances, over all members.
     pub fn paused_count(&self) -> usize {
         self.paused.values().map(Vec::len).sum()
     }

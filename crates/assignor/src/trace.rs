@@ -42,6 +42,7 @@ impl Tracer for Vec<Step> {
 /// Why a partition was not given to the member that was tried.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SkipReason {
+    /// The member does not subscribe to the partition's topic.
     NotSubscribed,
     /// The member already holds its quota.
     OverQuota,
@@ -53,9 +54,21 @@ pub enum SkipReason {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LossReason {
     /// Another member claimed it with a higher generation (KAFKA-12984, KAFKA-14639).
-    OlderGeneration { winner: String, winner_generation: i32, generation: i32 },
+    OlderGeneration {
+        /// The member that keeps it.
+        winner: String,
+        /// The generation of its claim.
+        winner_generation: i32,
+        /// The generation of the losing claim.
+        generation: i32,
+    },
     /// Two members claimed it in the same generation: neither keeps it (KAFKA-14639).
-    ClaimedTwice { other: String, generation: i32 },
+    ClaimedTwice {
+        /// The other claimant.
+        other: String,
+        /// The generation both claim it from.
+        generation: i32,
+    },
     /// The member no longer subscribes to the topic.
     NotSubscribed,
     /// The member's rack holds no replica (KIP-881).
@@ -69,27 +82,94 @@ pub enum LossReason {
 #[non_exhaustive]
 pub enum Step {
     /// A plain-sentence remark about a phase starting or a condition taken.
-    Note { text: String },
+    Note {
+        /// The remark.
+        text: String,
+    },
     /// A sorted order the strategy is about to walk (members, partitions, topics).
-    Order { name: String, items: Vec<String> },
+    Order {
+        /// What is ordered.
+        name: String,
+        /// The order.
+        items: Vec<String>,
+    },
     /// Range: how many partitions of `topic` each of its consumers gets.
-    RangeQuota { topic: String, consumers: usize, per_consumer: u32, extra: u32 },
+    RangeQuota {
+        /// The topic.
+        topic: String,
+        /// How many members subscribe to it.
+        consumers: usize,
+        /// Partitions every one of them gets.
+        per_consumer: u32,
+        /// How many of them, first in order, get one more.
+        extra: u32,
+    },
     /// Sticky: every member ends with `min` or `max` partitions; `expected_at_max` of them with `max`.
-    StickyQuota { min: u32, max: u32, expected_at_max: u32 },
+    StickyQuota {
+        /// The fewest partitions a member ends with.
+        min: u32,
+        /// The most.
+        max: u32,
+        /// How many members end with `max`.
+        expected_at_max: u32,
+    },
     /// `member` was considered for `partition` and passed over.
-    Skip { partition: TopicPartition, member: String, reason: SkipReason },
+    Skip {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member passed over.
+        member: String,
+        /// Why.
+        reason: SkipReason,
+    },
     /// `partition` is given to `member` (appended to its list).
-    Assign { partition: TopicPartition, member: String },
+    Assign {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member.
+        member: String,
+    },
     /// `member` keeps `partition`, which it owned before (appended to its list).
-    Keep { partition: TopicPartition, member: String },
+    Keep {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member.
+        member: String,
+    },
     /// `member` loses a partition it claimed.
-    Lose { partition: TopicPartition, member: String, reason: LossReason },
+    Lose {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member.
+        member: String,
+        /// Why.
+        reason: LossReason,
+    },
     /// Balancing: `partition` moves from `from` to `to` (removed there, appended here).
-    Move { partition: TopicPartition, from: String, to: String },
+    Move {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member it leaves.
+        from: String,
+        /// The member it joins.
+        to: String,
+    },
     /// `partition` is taken back from `member` (removed from its list).
-    Revoke { partition: TopicPartition, member: String },
+    Revoke {
+        /// The partition.
+        partition: TopicPartition,
+        /// The member.
+        member: String,
+    },
     /// Cooperative: `partition` is withheld from `to` this round, since `from` must revoke it first.
-    Withhold { partition: TopicPartition, from: String, to: String },
+    Withhold {
+        /// The partition.
+        partition: TopicPartition,
+        /// Its owner, which must revoke it first.
+        from: String,
+        /// The member it goes to in a later round.
+        to: String,
+    },
     /// Every member's list is sorted by (topic, partition).
     SortLists,
 }
