@@ -121,3 +121,21 @@ pub fn compact(list: &[assignor::TopicPartition]) -> String {
 pub fn to_json(scenario: &Scenario) -> String {
     serde_json::to_string_pretty(scenario).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_does_not_open_says_why_and_where() {
+        assert!(matches!(read_file("{"), Err(ReadError::NotJson(_))));
+        assert_eq!(read_file(r#"{"version": 9}"#), Err(ReadError::FutureVersion(9)));
+        assert!(matches!(read_file(r#"{"topics": 3}"#), Err(ReadError::NotAScenario(_))));
+        let snapshot = r#"{"strategy": "bogus", "topics": {}, "members": []}"#;
+        assert!(matches!(read_file(snapshot), Err(ReadError::InvalidSnapshot(_))));
+        let twice = r#"{"topics": [{"name": "a", "partitions": 1}, {"name": "a", "partitions": 2}]}"#;
+        let error = read_file(twice).expect_err("opened");
+        assert_eq!(error.to_string(), r#"topic 2 name: there is already a topic "a""#);
+        assert!(matches!(error, ReadError::Invalid(Problem { location: Location::Topic { index: 1, .. }, .. })));
+    }
+}

@@ -147,6 +147,10 @@ mod tests {
         assert_eq!(decode("v.abc"), Err(LinkError::NotALink));
         assert_eq!(decode(""), Err(LinkError::NotALink));
         assert!(matches!(decode("v1.!!!"), Err(LinkError::Damaged(_))));
+        let unversioned = encode(&Scenario { version: 0, ..Scenario::default() });
+        assert_eq!(decode(&unversioned), Err(LinkError::MixedVersions { link: 1, scenario: 0 }));
+        let newer = encode(&Scenario { version: 2, ..Scenario::default() });
+        assert_eq!(decode(&newer), Err(LinkError::Invalid(ReadError::FutureVersion(2))));
     }
 
     #[test]
