@@ -1,46 +1,104 @@
-//! `kap explain`: a strategy's decisions for a group, one plain sentence per step; with `--json`,
-//! one object per step carrying the assignment so far.
+//! `kap explain`: a strategy's decisions for a group as it is about to rebalance, one plain sentence
+//! per step, each written as the strategy takes it. With `--json`, one object per step carrying
+//! what the step changes in the assignment, then one line with the whole assignment: the output
+//! grows with the steps, not with steps × partitions.
 
-use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 
-use assignor::trace::{self, Step};
 use assignor::Strategy;
+use scenario::report::{walk, ListChange, WalkStep};
 use scenario::{Model, Scenario};
-use serde_json::{json, Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::batch::pairs;
+use crate::json::{Assignment, Partition, Partitions};
 
 pub fn run(scenario: &Scenario, strategy: Strategy, as_json: bool, out: &mut impl Write) -> Result<(), String> {
     let model = Model::new(scenario)
         .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
-    let group = model.group(strategy);
-    let mut steps: Vec<Step> = Vec::new();
-    assignor::assign_traced(strategy, &group, &mut steps).map_err(|e| e.to_string())?;
-    let ids: Vec<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
-    let mut lists: BTreeMap<String, Vec<assignor::TopicPartition>> =
-        ids.iter().map(|id| (id.to_string(), Vec::new())).collect();
-    let mut text = String::new();
-    for (i, step) in steps.iter().enumerate() {
-        trace::apply(&mut lists, step);
-        if as_json {
-            let mut assignment = Map::new();
-            for id in &ids {
-                assignment.insert(id.to_string(), pairs(lists.get(*id).map(Vec::as_slice).unwrap_or_default()));
-            }
-            let (partition, members) = step.focus();
-            let line = json!({
-                "step": i + 1,
-                "kind": step.kind(),
-                "text": step.to_string(),
-                "partition": partition.map(|tp| json!([&*tp.topic, tp.partition])),
-                "members": members,
-                "assignment": Value::Object(assignment),
-            });
-            text.push_str(&format!("{line}\n"));
-        } else {
-            text.push_str(&format!("{:>4}. {step}\n", i + 1));
+    let mut out = BufWriter::new(out);
+    let mut number = 0;
+    let mut failed: Option<String> = None;
+    let walked = walk(&model, strategy, |step| {
+        number += 1;
+        if failed.is_some() {
+            return;
         }
+        let written = if as_json {
+            serde_json::to_writer(&mut out, &StepJson { number, step: &step })
+                .map_err(|e| e.to_string())
+                .and_then(|()| writeln!(out).map_err(|e| e.to_string()))
+        } else {
+            writeln!(out, "{number:>4}. {}", step.step).map_err(|e| e.to_string())
+        };
+        failed = written.err();
+    });
+    if let Some(message) = failed {
+        return Err(message);
     }
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+    // The steps so far stay written when the assignor gives up.
+    out.flush().map_err(|e| e.to_string())?;
+    let walked = walked.map_err(|e| e.to_string())?;
+    if as_json {
+        #[derive(serde::Serialize)]
+        struct Last<'a> {
+            assignment: Assignment<'a, std::slice::Iter<'a, String>>,
+        }
+        let last = Last { assignment: Assignment { order: walked.members.iter(), lists: &walked.assignment } };
+        serde_json::to_writer(&mut out, &last).map_err(|e| e.to_string())?;
+        writeln!(out).map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
+/// `{"step": 3, "kind": "assign", "text": "Give t0-1 to C1.", "partition": ["t0", 1], "members":
+/// ["C1"], "changes": [{"member": "C1", "add": ["t0", 1]}]}`.
+struct StepJson<'a> {
+    number: usize,
+    step: &'a WalkStep,
+}
+
+impl Serialize for StepJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let step = &self.step.step;
+        let (partition, members) = step.focus();
+        let mut map = serializer.serialize_map(Some(6))?;
+        map.serialize_entry("step", &self.number)?;
+        map.serialize_entry("kind", step.kind())?;
+        map.serialize_entry("text", &format_args!("{step}"))?;
+        map.serialize_entry("partition", &partition.map(Partition))?;
+        map.serialize_entry("members", &members)?;
+        map.serialize_entry("changes", &Changes(&self.step.changes))?;
+        map.end()
+    }
+}
+
+/// `{"member": "C0", "add": ["t", 0]}` (to the end of its list), `{"member": "C0", "remove": ["t",
+/// 0]}`, or `{"member": "C0", "order": [["t", 0], ...]}` (its whole list, reordered).
+struct Changes<'a>(&'a [ListChange]);
+
+impl Serialize for Changes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Change<'a>(&'a ListChange);
+        impl Serialize for Change<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(2))?;
+                match self.0 {
+                    ListChange::Add { member, partition } => {
+                        map.serialize_entry("member", member)?;
+                        map.serialize_entry("add", &Partition(partition))?;
+                    }
+                    ListChange::Remove { member, partition } => {
+                        map.serialize_entry("member", member)?;
+                        map.serialize_entry("remove", &Partition(partition))?;
+                    }
+                    ListChange::Reorder { member, order } => {
+                        map.serialize_entry("member", member)?;
+                        map.serialize_entry("order", &Partitions(order))?;
+                    }
+                }
+                map.end()
+            }
+        }
+        serializer.collect_seq(self.0.iter().map(Change))
+    }
 }

@@ -10,6 +10,7 @@
 mod batch;
 mod explain;
 mod input;
+mod json;
 mod show;
 
 use std::io::{self, BufRead, Write};
@@ -52,7 +53,7 @@ enum Command {
     Explain {
         #[arg(long)]
         strategy: String,
-        /// One JSON object per step, each with the assignment so far.
+        /// One JSON object per step with what it changes, then the whole assignment.
         #[arg(long)]
         json: bool,
         file: PathBuf,

@@ -1,177 +1,285 @@
-//! `kap show`: every strategy side by side, as a table for people or JSON for machines.
+//! `kap show`: every strategy side by side, as a table for people or JSON for machines, presenting
+//! the scenario's [`Report`]. Strategies are computed one at a time and each is written (or cut
+//! down to its table column) before the next: a million partitions stay within memory.
 
-use std::io::Write;
+use std::fmt::Display;
+use std::io::{BufWriter, Write};
 
-use assignor::check;
-use assignor::rebalance::Rebalance;
-use assignor::Strategy;
-use scenario::advice::advice;
+use assignor::rebalance::{Moved, Rebalance};
+use assignor::{Strategy, TopicPartition};
+use scenario::report::{Outcome, Report, StrategyReport};
 use scenario::{Model, Scenario};
-use serde_json::{json, Map, Value};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::batch::pairs;
+use crate::json::{by_id, Partition};
 
 pub fn run(scenario: &Scenario, as_json: bool, out: &mut impl Write) -> Result<(), String> {
-    let model = Model::new(scenario)
-        .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
-    let results: Vec<(Strategy, Result<Rebalance, String>)> =
-        Strategy::ALL.iter().map(|&s| (s, model.rebalance(s).map_err(|e| e.to_string()))).collect();
-    let text =
-        if as_json { to_json(scenario, &model, &results).to_string() } else { table(scenario, &model, &results) };
-    writeln!(out, "{text}").map_err(|e| e.to_string())
+    let (report, model) = Report::begin(scenario);
+    let Some(model) = model else {
+        return Err(report.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
+    };
+    let mut out = BufWriter::new(out);
+    if as_json {
+        let shown = Shown {
+            title: &scenario.title,
+            group_strategy: model.selection().strategy.map(Strategy::name),
+            group_protocol: model.selection().group_protocol().map(|p| p.name()),
+            reason: model.selection().reason(),
+            strategies: Strategies(&model),
+            advice: Texts(report.advice.iter().map(|a| &a.message).collect()),
+        };
+        serde_json::to_writer(&mut out, &shown).map_err(|e| e.to_string())?;
+        writeln!(out).map_err(|e| e.to_string())?;
+    } else {
+        table(scenario, &report, &model, &mut out).map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
 }
 
-fn table(scenario: &Scenario, model: &Model, results: &[(Strategy, Result<Rebalance, String>)]) -> String {
-    let mut rows: Vec<Vec<String>> = Vec::new();
-    let mut header = vec!["member".to_string()];
-    header.extend(results.iter().map(|(s, r)| match r {
-        Ok(rb) => format!("{s} ({})", rb.protocol),
-        Err(_) => s.to_string(),
-    }));
-    rows.push(header);
-    for member in &model.members {
-        let mut row = vec![member.id.clone()];
-        for (_, result) in results {
-            row.push(match result {
-                Ok(rb) => {
-                    let list = rb.result().get(&member.id).map(Vec::as_slice).unwrap_or_default();
-                    format!("{:>3}  {}", list.len(), scenario::compact(list))
+/// One strategy's column of the table, and its moves.
+struct Column {
+    header: String,
+    /// One per member, in JoinGroup order.
+    cells: Vec<String>,
+    /// spread, moved, paused, rounds.
+    summary: [String; 4],
+    moves: Option<String>,
+}
+
+impl Column {
+    fn new(members: &[String], report: &StrategyReport) -> Column {
+        let strategy = report.strategy;
+        match report.outcome.as_deref() {
+            Err(e) => Column {
+                header: strategy.to_string(),
+                cells: members.iter().map(|_| format!("error: {e}")).collect(),
+                summary: Default::default(),
+                moves: None,
+            },
+            Ok(outcome) => {
+                let rebalance = &outcome.rebalance;
+                let list = |member: &String| rebalance.result().get(member).map(Vec::as_slice).unwrap_or_default();
+                let metrics = &outcome.metrics;
+                let moves = (!rebalance.diff.moved.is_empty()).then(|| {
+                    let moves: Vec<String> = rebalance.diff.moved.iter().map(move_text).collect();
+                    format!("{strategy} moves: {}", moves.join(", "))
+                });
+                Column {
+                    header: format!("{strategy} ({})", rebalance.protocol),
+                    cells: members
+                        .iter()
+                        .map(|m| format!("{:>3}  {}", list(m).len(), scenario::compact(list(m))))
+                        .collect(),
+                    summary: [
+                        format!("{} (max {}, min {})", metrics.spread(), metrics.max, metrics.min),
+                        format!("{} of {}", outcome.moved(), metrics.assigned),
+                        rebalance.paused_count().to_string(),
+                        rebalance.rounds.len().to_string(),
+                    ],
+                    moves,
                 }
-                Err(e) => format!("error: {e}"),
-            });
+            }
         }
-        rows.push(row);
     }
-    let group = |s: Strategy| model.group(s);
-    type Cell<'a> = Box<dyn Fn(Strategy, &Rebalance) -> String + 'a>;
-    let summary: [(&str, Cell); 4] = [
-        (
-            "spread",
-            Box::new(|s, rb| {
-                let m = check::metrics(&group(s), rb.result());
-                format!("{} (max {}, min {})", m.spread(), m.max, m.min)
-            }),
-        ),
-        (
-            "moved",
-            Box::new(|_, rb| {
-                let total: usize = rb.result().values().map(Vec::len).sum();
-                format!("{} of {}", rb.diff.moved.len(), total)
-            }),
-        ),
-        ("paused", Box::new(|_, rb| rb.paused_count().to_string())),
-        ("rounds", Box::new(|_, rb| rb.rounds.len().to_string())),
-    ];
-    for (name, cell) in &summary {
-        let mut row = vec![name.to_string()];
-        row.extend(results.iter().map(|(s, r)| r.as_ref().map(|rb| cell(*s, rb)).unwrap_or_default()));
-        rows.push(row);
+}
+
+fn move_text(m: &Moved) -> String {
+    format!("{} {}→{}", m.partition, m.from, m.to.as_deref().unwrap_or("nobody"))
+}
+
+fn table(scenario: &Scenario, report: &Report, model: &Model, out: &mut impl Write) -> std::io::Result<()> {
+    let members = &report.members;
+    let columns: Vec<Column> =
+        Strategy::ALL.iter().map(|&s| Column::new(members, &StrategyReport::new(model, s))).collect();
+    let mut rows: Vec<Vec<&str>> = Vec::with_capacity(members.len() + 5);
+    rows.push(std::iter::once("member").chain(columns.iter().map(|c| c.header.as_str())).collect());
+    for (i, member) in members.iter().enumerate() {
+        rows.push(std::iter::once(member.as_str()).chain(columns.iter().map(|c| c.cells[i].as_str())).collect());
     }
-    let widths: Vec<usize> = (0..rows.first().map_or(0, Vec::len))
+    for (i, name) in ["spread", "moved", "paused", "rounds"].into_iter().enumerate() {
+        rows.push(std::iter::once(name).chain(columns.iter().map(|c| c.summary[i].as_str())).collect());
+    }
+    let widths: Vec<usize> = (0..=columns.len())
         .map(|c| rows.iter().map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
         .collect();
-    let mut text = String::new();
+    let rule = widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  ");
+
     if !scenario.title.is_empty() {
-        text.push_str(&format!("{}\n\n", scenario.title));
+        write!(out, "{}\n\n", scenario.title)?;
     }
     let selection = model.selection();
     if let Some(chosen) = selection.strategy {
         let protocol = selection.group_protocol().map(|p| p.to_string()).unwrap_or_default();
-        text.push_str(&format!("The group uses {chosen} ({protocol}): {}.\n\n", selection.reason()));
+        write!(out, "The group uses {chosen} ({protocol}): {}.\n\n", selection.reason())?;
     }
     for (i, row) in rows.iter().enumerate() {
-        let line: Vec<String> = row.iter().zip(&widths).map(|(cell, w)| format!("{cell:<w$}", w = *w)).collect();
-        text.push_str(line.join("  ").trim_end());
-        text.push('\n');
-        if i == 0 || i == model.members.len() {
-            text.push_str(&widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
-            text.push('\n');
-        }
-    }
-    for (strategy, result) in results {
-        if let Ok(rb) = result {
-            if !rb.diff.moved.is_empty() {
-                let moves: Vec<String> = rb
-                    .diff
-                    .moved
-                    .iter()
-                    .map(|m| format!("{} {}→{}", m.partition, m.from, m.to.as_deref().unwrap_or("nobody")))
-                    .collect();
-                text.push_str(&format!("\n{strategy} moves: {}", moves.join(", ")));
+        // Padded by hand: a cell may be wider than `format!` widths go (65,535).
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(&widths) {
+            if !line.is_empty() {
+                line.push_str("  ");
             }
+            line.push_str(cell);
+            line.extend(std::iter::repeat_n(' ', width.saturating_sub(cell.chars().count())));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+        if i == 0 || (i == members.len() && !members.is_empty()) {
+            writeln!(out, "{rule}")?;
         }
     }
-    for item in advice(model) {
-        text.push_str(&format!("\nnote: {}", item.message));
+    let notes: Vec<String> = columns
+        .iter()
+        .filter_map(|c| c.moves.clone())
+        .chain(report.advice.iter().map(|a| format!("note: {}", a.message)))
+        .collect();
+    if !notes.is_empty() {
+        writeln!(out)?;
+        for note in notes {
+            writeln!(out, "{note}")?;
+        }
     }
-    text.trim_end().to_string()
+    Ok(())
 }
 
-fn to_json(scenario: &Scenario, model: &Model, results: &[(Strategy, Result<Rebalance, String>)]) -> Value {
-    let selection = model.selection();
-    let mut strategies = Map::new();
-    for (strategy, result) in results {
-        let value = match result {
-            Err(e) => json!({ "error": e }),
-            Ok(rb) => {
-                let group = model.group(*strategy);
-                let metrics = check::metrics(&group, rb.result());
-                let ordered = |lists: &assignor::rebalance::Lists| -> Value {
-                    let mut map = Map::new();
-                    for id in lists.keys() {
-                        map.insert(id.clone(), pairs(lists.get(id).map(Vec::as_slice).unwrap_or_default()));
-                    }
-                    Value::Object(map)
-                };
-                let rounds: Vec<Value> = rb
-                    .rounds
-                    .iter()
-                    .map(|round| {
-                        let withheld: Vec<Value> = round
-                            .assignment
-                            .withheld
-                            .iter()
-                            .map(|(tp, to)| json!({ "partition": [&*tp.topic, tp.partition], "to": to }))
-                            .collect();
-                        json!({ "generation": round.generation, "assignment": ordered(&round.assignment.members), "withheld": withheld })
-                    })
-                    .collect();
-                let moved: Vec<Value> = rb
-                    .diff
-                    .moved
-                    .iter()
-                    .map(|m| json!({ "partition": [&*m.partition.topic, m.partition.partition], "from": m.from, "to": m.to }))
-                    .collect();
-                let violations: Vec<String> =
-                    check::violations(&group, *strategy, rb.last_round()).iter().map(ToString::to_string).collect();
-                json!({
-                    "protocol": rb.protocol.name(),
-                    "settled": rb.settled,
-                    "assignment": ordered(rb.result()),
-                    "rounds": rounds,
-                    "moved": moved,
-                    "paused": ordered(&rb.paused),
-                    "metrics": {
-                        "counts": metrics.counts,
-                        "spread": metrics.spread(),
-                        "most_loaded": metrics.most_loaded,
-                        "idle": metrics.idle,
-                        "unassigned": metrics.unassigned,
-                        "cross_rack": metrics.cross_rack,
-                        "needless_moves": check::needless_moves(&group, &rb.before, rb.result()),
-                    },
-                    "violations": violations,
-                })
+/// `kap show --json`.
+#[derive(serde::Serialize)]
+struct Shown<'a> {
+    title: &'a str,
+    group_strategy: Option<&'static str>,
+    group_protocol: Option<&'static str>,
+    reason: String,
+    strategies: Strategies<'a>,
+    advice: Texts<&'a String>,
+}
+
+/// Every strategy's outcome, each computed as it is written and dropped after.
+struct Strategies<'a>(&'a Model);
+
+impl Serialize for Strategies<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Strategy::ALL.len()))?;
+        for strategy in Strategy::ALL {
+            let report = StrategyReport::new(self.0, strategy);
+            match report.outcome.as_deref() {
+                Ok(outcome) => map.serialize_entry(strategy.name(), &OutcomeJson(outcome))?,
+                Err(e) => map.serialize_entry(strategy.name(), &ErrorJson { error: e.to_string() })?,
             }
-        };
-        strategies.insert(strategy.name().to_string(), value);
+        }
+        map.end()
     }
-    json!({
-        "title": scenario.title,
-        "group_strategy": selection.strategy.map(Strategy::name),
-        "group_protocol": selection.group_protocol().map(|p| p.name()),
-        "reason": selection.reason(),
-        "strategies": strategies,
-        "advice": advice(model).iter().map(|a| a.message.clone()).collect::<Vec<_>>(),
-    })
+}
+
+#[derive(serde::Serialize)]
+struct ErrorJson {
+    error: String,
+}
+
+struct OutcomeJson<'a>(&'a Outcome);
+
+impl Serialize for OutcomeJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Outcome { rebalance, metrics, violations, needless_moves } = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("protocol", rebalance.protocol.name())?;
+        map.serialize_entry("settled", &rebalance.settled)?;
+        map.serialize_entry("assignment", &by_id(rebalance.result()))?;
+        map.serialize_entry("rounds", &Rounds(rebalance))?;
+        map.serialize_entry("moved", &Moves(&rebalance.diff.moved))?;
+        map.serialize_entry("paused", &by_id(&rebalance.paused))?;
+        map.serialize_entry(
+            "metrics",
+            &MetricsJson {
+                counts: &metrics.counts,
+                spread: metrics.spread(),
+                most_loaded: &metrics.most_loaded,
+                idle: &metrics.idle,
+                unassigned: metrics.unassigned,
+                cross_rack: metrics.cross_rack,
+                needless_moves: *needless_moves,
+            },
+        )?;
+        map.serialize_entry("violations", &Texts(violations.iter().collect()))?;
+        map.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct MetricsJson<'a> {
+    counts: &'a std::collections::BTreeMap<String, usize>,
+    spread: usize,
+    most_loaded: &'a [String],
+    idle: &'a [String],
+    unassigned: usize,
+    cross_rack: usize,
+    needless_moves: usize,
+}
+
+/// Each round: its generation, its assignment and what it withholds.
+struct Rounds<'a>(&'a Rebalance);
+
+impl Serialize for Rounds<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.rounds.len()))?;
+        for round in &self.0.rounds {
+            seq.serialize_element(&RoundJson {
+                generation: round.generation,
+                assignment: by_id(&round.assignment.members),
+                withheld: Withheld(&round.assignment.withheld),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct RoundJson<'a> {
+    generation: i32,
+    assignment: crate::json::Assignment<'a, std::collections::btree_map::Keys<'a, String, Vec<TopicPartition>>>,
+    withheld: Withheld<'a>,
+}
+
+/// `[{"partition": ["t", 0], "to": "C1"}]`: withheld from `to` until its owner revokes it.
+struct Withheld<'a>(&'a std::collections::BTreeMap<TopicPartition, String>);
+
+impl Serialize for Withheld<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Entry<'a> {
+            partition: Partition<'a>,
+            to: &'a str,
+        }
+        serializer.collect_seq(self.0.iter().map(|(tp, to)| Entry { partition: Partition(tp), to }))
+    }
+}
+
+/// `[{"partition": ["t", 0], "from": "C0", "to": "C1"}]`; `"to": null` while withheld.
+struct Moves<'a>(&'a [Moved]);
+
+impl Serialize for Moves<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Entry<'a> {
+            partition: Partition<'a>,
+            from: &'a str,
+            to: Option<&'a str>,
+        }
+        serializer.collect_seq(self.0.iter().map(|m| Entry {
+            partition: Partition(&m.partition),
+            from: &m.from,
+            to: m.to.as_deref(),
+        }))
+    }
+}
+
+/// Each item as its sentence.
+struct Texts<T>(Vec<T>);
+
+impl<T: Display> Serialize for Texts<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for item in &self.0 {
+            seq.serialize_element(&format_args!("{item}"))?;
+        }
+        seq.end()
+    }
 }

@@ -19,24 +19,70 @@ fn preset_file(id: &str) -> std::path::PathBuf {
     path
 }
 
-#[test]
-fn explain_json_steps_end_in_the_answer() {
-    let file = preset_file("roundrobin-uneven");
-    let (ok, out, err) = kap(&["explain", "--strategy", "roundrobin", "--json", file.to_str().unwrap()]);
+/// `kap explain --json`: the steps, then the whole assignment.
+fn explain_json(file: &str, strategy: &str) -> (Vec<Value>, Value) {
+    let (ok, out, err) = kap(&["explain", "--strategy", strategy, "--json", file]);
     assert!(ok, "{err}");
-    let steps: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let last = lines.pop().unwrap();
+    assert_eq!(last.as_object().unwrap().keys().collect::<Vec<_>>(), ["assignment"]);
+    (lines, last["assignment"].clone())
+}
+
+/// The assignment after `steps`, rebuilt from their changes alone, as a consumer of the output does.
+fn replay(steps: &[Value], members: &[&str]) -> serde_json::Map<String, Value> {
+    let mut lists: serde_json::Map<String, Value> =
+        members.iter().map(|m| (m.to_string(), Value::Array(vec![]))).collect();
+    for change in steps.iter().flat_map(|s| s["changes"].as_array().unwrap()) {
+        let list = lists.get_mut(change["member"].as_str().unwrap()).unwrap().as_array_mut().unwrap();
+        if let Some(added) = change.get("add") {
+            list.push(added.clone());
+        } else if let Some(removed) = change.get("remove") {
+            list.retain(|p| p != removed);
+        } else {
+            *list = change["order"].as_array().unwrap().clone();
+        }
+    }
+    lists
+}
+
+#[test]
+fn explain_json_steps_carry_their_changes_and_end_in_the_answer() {
+    let file = preset_file("roundrobin-uneven");
+    let (steps, assignment) = explain_json(file.to_str().unwrap(), "roundrobin");
     assert!(steps.iter().any(|s| s["text"] == "Try t2-0 on C0: no, it does not subscribe to the topic; next."));
     assert_eq!(
         steps.iter().map(|s| s["step"].as_u64().unwrap()).collect::<Vec<_>>(),
         (1..=steps.len() as u64).collect::<Vec<_>>()
     );
-    let last = &steps.last().unwrap()["assignment"];
-    assert_eq!(last["C0"], serde_json::json!([["t0", 0]]));
-    assert_eq!(last["C1"], serde_json::json!([["t1", 0]]));
-    assert_eq!(last["C2"], serde_json::json!([["t1", 1], ["t2", 0], ["t2", 1], ["t2", 2]]));
+    let given = steps.iter().find(|s| s["text"] == "Give t1-1 to C2.").unwrap();
+    assert_eq!(given["changes"], serde_json::json!([{ "member": "C2", "add": ["t1", 1] }]));
+    assert_eq!(given["partition"], serde_json::json!(["t1", 1]));
+    assert_eq!(steps[0]["changes"], serde_json::json!([]));
+    assert_eq!(assignment["C0"], serde_json::json!([["t0", 0]]));
+    assert_eq!(assignment["C1"], serde_json::json!([["t1", 0]]));
+    assert_eq!(assignment["C2"], serde_json::json!([["t1", 1], ["t2", 0], ["t2", 1], ["t2", 2]]));
+    assert_eq!(Value::Object(replay(&steps, &["C0", "C1", "C2"])), assignment);
     let (_, shown, _) = kap(&["show", "--json", file.to_str().unwrap()]);
     let shown: Value = serde_json::from_str(&shown).unwrap();
-    assert_eq!(&shown["strategies"]["roundrobin"]["assignment"], last);
+    assert_eq!(shown["strategies"]["roundrobin"]["assignment"], assignment);
+}
+
+#[test]
+fn explain_json_reorders_whole_lists_only_when_kafka_sorts_them() {
+    // Rack-aware range gives C0 its rack's t-3 first, then t-0, and sorts the lists at the end
+    // (KIP-881): only C0's list changes order.
+    let path = std::env::temp_dir().join(format!("kap-test-{}-sorted.json", std::process::id()));
+    let line = r#"{"strategy":"range","topics":{"t":4},"partition_racks":{"t":[["r3"],["r2"],["r2"],["r1"]]},
+        "members":[{"id":"C0","rack":"r1","topics":["t"]},{"id":"C1","rack":"r2","topics":["t"]}]}"#;
+    std::fs::write(&path, line).unwrap();
+    let (steps, assignment) = explain_json(path.to_str().unwrap(), "range");
+    let reorders: Vec<&Value> =
+        steps.iter().flat_map(|s| s["changes"].as_array().unwrap()).filter(|c| c.get("order").is_some()).collect();
+    assert_eq!(reorders, [&serde_json::json!({ "member": "C0", "order": [["t", 0], ["t", 3]] })]);
+    assert_eq!(assignment["C0"], serde_json::json!([["t", 0], ["t", 3]]));
+    assert_eq!(assignment["C1"], serde_json::json!([["t", 1], ["t", 2]]));
+    assert_eq!(Value::Object(replay(&steps, &["C0", "C1"])), assignment);
 }
 
 #[test]

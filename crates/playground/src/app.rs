@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use assignor::Strategy;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use scenario::{presets, Scenario};
@@ -13,6 +12,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
+use crate::computed::summarised;
 use crate::state::{Action, State};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::panel::{PanelRef, StrategyPanel};
@@ -272,7 +272,7 @@ fn GroupSummary() -> Html {
                     { for computed.warnings.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }
                 </ul>
             }
-            if computed.summarised() {
+            if summarised(computed) {
                 <p class="note">{ format!("{} partitions: each member's partitions are summarised as ranges.", computed.total_partitions) }</p>
             }
         </section>
@@ -291,20 +291,16 @@ fn Panels(props: &PanelsProps) -> Html {
     let topic_index = use_memo(Rc::clone(scenario), |s| {
         s.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect::<HashMap<_, _>>()
     });
-    let shown: Vec<Strategy> = if scenario.view.strategies.is_empty() {
-        Strategy::ALL.to_vec()
-    } else {
-        Strategy::ALL.into_iter().filter(|s| scenario.view.strategies.iter().any(|n| n == s.name())).collect()
-    };
     let computed = Rc::clone(&store.computed);
+    let summarised = summarised(&computed);
     html! {
         <div class="panels">
-            { for shown.into_iter().filter_map(|strategy| {
-                let index = computed.panels.iter().position(|p| p.strategy == strategy)?;
+            { for scenario.view.shown().into_iter().filter_map(|strategy| {
+                let index = computed.strategies.iter().position(|p| p.strategy == strategy)?;
                 Some(html! {
                     <StrategyPanel key={strategy.name()} {strategy} panel={PanelRef(Rc::clone(&computed), index)}
                         topic_index={Rc::clone(&topic_index)} show_diff={scenario.view.diff}
-                        summarised={computed.summarised()} explain={props.explain}
+                        {summarised} explain={props.explain}
                         chosen={computed.selection.as_ref().and_then(|s| s.strategy) == Some(strategy)} />
                 })
             }) }

@@ -6,7 +6,6 @@
 use std::rc::Rc;
 
 pub use scenario::edit::{Edit, EditError, Field};
-use scenario::model::after_rebalance;
 use scenario::Scenario;
 use yew::Reducible;
 
@@ -85,7 +84,7 @@ impl State {
 
     /// The scenario the next edit starts from: this one, rebalanced.
     fn settled(&self) -> Scenario {
-        after_rebalance(&self.scenario, &self.computed.rebalances())
+        self.computed.settled(&self.scenario)
     }
 
     /// Why the last edit of `field` was refused, if it was.
@@ -185,8 +184,7 @@ mod tests {
     }
 
     fn range_of(state: &State, member: &str) -> Vec<String> {
-        let panel = state.computed.panel(assignor::Strategy::Range).unwrap();
-        let outcome = panel.outcome.as_ref().unwrap();
+        let outcome = state.computed.outcome(assignor::Strategy::Range).unwrap();
         outcome.rebalance.result()[member].iter().map(ToString::to_string).collect()
     }
 
@@ -195,7 +193,7 @@ mod tests {
         let state = preset("range-imbalance");
         assert_eq!(range_of(&state, "C1"), ["T1-0", "T1-1", "T1-2", "T2-0", "T2-1"]);
         let state = state.apply(Action::Edit(Edit::AddConsumer));
-        let range = state.computed.panel(assignor::Strategy::Range).unwrap().outcome.as_ref().unwrap();
+        let range = state.computed.outcome(assignor::Strategy::Range).unwrap();
         // C1 owned five partitions before the edit; now the ranges are cut three ways.
         assert_eq!(range.rebalance.before["C1"].len(), 5);
         assert_eq!(range_of(&state, "C0"), ["T1-0", "T1-1", "T2-0"]);
@@ -208,7 +206,7 @@ mod tests {
         let typed = |state: &State, n| state.apply(Action::Edit(Edit::SetPartitions { topic: 0, partitions: n }));
         let after_1 = typed(&state, 1);
         let after_12 = typed(&after_1, 12);
-        let range = after_12.computed.panel(assignor::Strategy::Range).unwrap().outcome.as_ref().unwrap();
+        let range = after_12.computed.outcome(assignor::Strategy::Range).unwrap();
         // The diff starts from the 5-partition topic, not from the 1 typed on the way to 12.
         assert_eq!(range.rebalance.before["C1"].len(), 5);
         let undone = after_12.apply(Action::Undo);

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use assignor::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// The format version this build writes. Every version it ever wrote must still be read.
@@ -147,6 +148,11 @@ fn is_default_strategies(list: &[String]) -> bool {
 pub struct Previous {
     /// The generation the previous assignment was made in.
     pub generation: i32,
+    /// Members whose claims are from another generation than `generation`; `null` for a member whose
+    /// client sent none. A group snapshot can say this (a member that missed a rebalance); the
+    /// page's own rebalances never do.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub generations: BTreeMap<String, Option<i32>>,
     /// Per strategy name, member id to its partitions in the order Kafka listed them. Members no
     /// longer among the consumers have left the group (a crash, a scale-in).
     pub assignments: BTreeMap<String, BTreeMap<String, Vec<(String, u32)>>>,
@@ -182,6 +188,33 @@ impl View {
     /// Whether this is what the page shows unless told otherwise (left out of files and links).
     pub fn is_default(&self) -> bool {
         *self == View::default()
+    }
+
+    /// The strategies whose panels are shown, in [`Strategy::ALL`] order: those the list names
+    /// (by protocol or class name), or all four when it names none.
+    pub fn shown(&self) -> Vec<Strategy> {
+        let named: Vec<Strategy> = self.strategies.iter().filter_map(|s| s.parse().ok()).collect();
+        if named.is_empty() {
+            return Strategy::ALL.to_vec();
+        }
+        Strategy::ALL.into_iter().filter(|s| named.contains(s)).collect()
+    }
+
+    /// This view with `strategy`'s panel shown if it was hidden and hidden if it was shown. Showing
+    /// all four, or none, is the default: all four.
+    pub fn toggled(&self, strategy: Strategy) -> View {
+        let mut shown = self.shown();
+        if shown.contains(&strategy) {
+            shown.retain(|s| *s != strategy);
+        } else {
+            shown.push(strategy);
+        }
+        let strategies = if shown.len() == Strategy::ALL.len() {
+            Vec::new()
+        } else {
+            Strategy::ALL.into_iter().filter(|s| shown.contains(s)).map(|s| s.name().to_string()).collect()
+        };
+        View { strategies, ..self.clone() }
     }
 }
 

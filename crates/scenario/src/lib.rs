@@ -20,6 +20,7 @@ pub mod format;
 pub mod link;
 pub mod model;
 pub mod presets;
+pub mod report;
 pub mod validate;
 
 pub use format::{ConsumerSpec, Previous, Scenario, Snapshot, SnapshotMember, TopicSpec, View, VERSION};

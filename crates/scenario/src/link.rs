@@ -120,7 +120,7 @@ pub fn url(base: &str, scenario: &Scenario, embed: bool) -> String {
 pub fn iframe(base: &str, scenario: &Scenario) -> String {
     let title = if scenario.title.is_empty() { "Kafka partition assignment" } else { scenario.title.as_str() };
     // Panels two abreast: a header and metrics, a row per member, the rebalance's rounds.
-    let panels = if scenario.view.strategies.is_empty() { 4 } else { scenario.view.strategies.len() };
+    let panels = scenario.view.shown().len();
     let rows = panels.div_ceil(2);
     let per_panel = 130 + 34 * scenario.consumers.len() + if scenario.view.diff { 90 } else { 0 };
     let height = (90 + rows * (per_panel + 16)).min(2400);

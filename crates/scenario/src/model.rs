@@ -1,6 +1,7 @@
 //! From the external formats to the core's [`assignor::Group`], and back.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use assignor::protocol::{self, RebalanceProtocol, Selection};
 use assignor::rebalance::{self, Lists, Rebalance};
@@ -73,19 +74,30 @@ impl Model {
     /// What the group's previous assignment under `strategy` was, member by member.
     pub fn previous_lists(&self, strategy: Strategy) -> Lists {
         let Some(previous) = &self.previous else { return Lists::new() };
-        previous
-            .assignments
-            .iter()
-            .find(|(name, _)| name.parse::<Strategy>().ok() == Some(strategy))
-            .map(|(_, lists)| {
-                lists
-                    .iter()
-                    .map(|(m, list)| {
-                        (m.clone(), list.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect())
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+        let Some((_, lists)) =
+            previous.assignments.iter().find(|(name, _)| name.parse::<Strategy>().ok() == Some(strategy))
+        else {
+            return Lists::new();
+        };
+        // One shared name per topic, not one allocation per partition: a snapshot may own a million.
+        let mut names: HashMap<&str, Arc<str>> = HashMap::new();
+        let mut out = Lists::new();
+        for (member, list) in lists {
+            let mut partitions = Vec::with_capacity(list.len());
+            for (topic, number) in list {
+                let topic = names.entry(topic.as_str()).or_insert_with(|| Arc::from(topic.as_str()));
+                partitions.push(TopicPartition { topic: Arc::clone(topic), partition: *number });
+            }
+            out.insert(member.clone(), partitions);
+        }
+        out
+    }
+
+    /// The generation of what `member` owned before: the previous assignment's, unless the scenario
+    /// says otherwise for this member.
+    fn previous_generation(&self, member: &str) -> Option<i32> {
+        let previous = self.previous.as_ref()?;
+        previous.generations.get(member).copied().unwrap_or(Some(previous.generation))
     }
 
     /// The group about to rebalance under `strategy`: each member owns what it held before, if
@@ -96,10 +108,14 @@ impl Model {
     /// EAGER (because they also list an eager-only assignor) revoke everything before rejoining.
     /// Other strategies show the group as if every consumer ran that strategy alone.
     pub fn group(&self, strategy: Strategy) -> Group {
-        let previous = self.previous_lists(strategy);
-        let generation = self.previous.as_ref().map(|p| p.generation);
-        let counts: std::collections::HashMap<&str, u32> =
-            self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+        self.before(strategy).0
+    }
+
+    /// [`Model::group`], and what members that are not in it owned under `strategy`: they left, or
+    /// the coordinator refused them.
+    pub fn before(&self, strategy: Strategy) -> (Group, Lists) {
+        let mut previous = self.previous_lists(strategy);
+        let counts: HashMap<&str, u32> = self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
         let exists = |tp: &TopicPartition| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
         let selection = &self.selection;
         let chosen = selection.strategy == Some(strategy);
@@ -116,31 +132,23 @@ impl Model {
             .filter(|(m, _)| !(chosen && left_out.contains(m.id.as_str())))
             .map(|(m, (_, listed))| {
                 let eager = chosen && protocol::client_protocol(listed) == Some(RebalanceProtocol::Eager);
-                match previous.get(&m.id) {
-                    Some(owned) => Member {
-                        owned: owned.iter().filter(|tp| exists(tp)).cloned().collect(),
-                        generation,
-                        eager,
-                        ..m.clone()
-                    },
+                match previous.remove(&m.id) {
+                    Some(mut owned) => {
+                        owned.retain(|tp| exists(tp));
+                        Member { owned, generation: self.previous_generation(&m.id), eager, ..m.clone() }
+                    }
                     None => Member { eager, ..m.clone() },
                 }
             })
             .collect();
-        Group { topics: self.topics.clone(), members }
-    }
-
-    /// What members that are not in `group` owned under `strategy`: they left, or the coordinator
-    /// refused them.
-    pub fn departed(&self, strategy: Strategy, group: &Group) -> Lists {
-        let present: HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
-        self.previous_lists(strategy).into_iter().filter(|(m, _)| !present.contains(m.as_str())).collect()
+        // What is left of the previous assignment belonged to members not in the group.
+        (Group { topics: self.topics.clone(), members }, previous)
     }
 
     /// The rebalance this scenario describes, under `strategy`.
     pub fn rebalance(&self, strategy: Strategy) -> Result<Rebalance, AssignError> {
-        let group = self.group(strategy);
-        rebalance::rebalance(strategy, &group, &self.departed(strategy, &group))
+        let (group, departed) = self.before(strategy);
+        rebalance::rebalance(strategy, &group, &departed)
     }
 
     /// The coordinator's choice among the consumers' strategy lists.
@@ -175,7 +183,8 @@ impl TopicSpec {
 
 /// The scenario after `results` (one rebalance per strategy): their assignments become what each
 /// strategy's members own, in the generation the last round made.
-pub fn after_rebalance(scenario: &Scenario, results: &[Rebalance]) -> Scenario {
+pub fn after_rebalance<'a>(scenario: &Scenario, results: impl IntoIterator<Item = &'a Rebalance>) -> Scenario {
+    let results: Vec<&Rebalance> = results.into_iter().collect();
     let generation = results.iter().flat_map(|r| r.rounds.last()).map(|r| r.generation).max().unwrap_or(1);
     let assignments = results
         .iter()
@@ -188,7 +197,7 @@ pub fn after_rebalance(scenario: &Scenario, results: &[Rebalance]) -> Scenario {
             (r.strategy.name().to_string(), lists)
         })
         .collect();
-    Scenario { previous: Some(Previous { generation, assignments }), ..scenario.clone() }
+    Scenario { previous: Some(Previous { generation, generations: BTreeMap::new(), assignments }), ..scenario.clone() }
 }
 
 impl Snapshot {
@@ -233,7 +242,10 @@ impl Snapshot {
         Ok((strategy, Group { topics, members }))
     }
 
-    /// The snapshot as a fresh scenario (no previous assignment), every strategy shown.
+    /// The snapshot as a scenario: the same rebalance, every strategy shown. Every consumer lists
+    /// the snapshot's strategy, so that is the group's choice; what each member owned, from the
+    /// generation it says, is the previous assignment under every strategy, so each panel shows
+    /// the rebalance from that state.
     pub fn to_scenario(&self) -> Scenario {
         let topics = self
             .topics
@@ -255,10 +267,29 @@ impl Snapshot {
                 rack: m.rack.clone(),
                 topics: m.topics.clone(),
                 patterns: Vec::new(),
-                strategies: crate::format::default_strategies(),
+                strategies: vec![self.strategy.clone()],
             })
             .collect();
-        Scenario { topics, consumers, ..Scenario::default() }
+        Scenario { topics, consumers, previous: self.previous(), ..Scenario::default() }
+    }
+
+    /// What the members owned before this rebalance, or `None` for a fresh group.
+    fn previous(&self) -> Option<Previous> {
+        if self.members.iter().all(|m| m.owned.is_empty() && m.generation.is_none()) {
+            return None;
+        }
+        // Kafka's `DEFAULT_GENERATION` when no member says one.
+        let generation = self.members.iter().filter_map(|m| m.generation).max().unwrap_or(-1);
+        let generations = self
+            .members
+            .iter()
+            .filter(|m| m.generation != Some(generation))
+            .map(|m| (m.id.clone(), m.generation))
+            .collect();
+        let owned: BTreeMap<String, Vec<(String, u32)>> =
+            self.members.iter().map(|m| (m.id.clone(), m.owned.clone())).collect();
+        let assignments = Strategy::ALL.iter().map(|s| (s.name().to_string(), owned.clone())).collect();
+        Some(Previous { generation, generations, assignments })
     }
 }
 

@@ -53,7 +53,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             0..3,
         ),
     ))
-    .prop_map(|p| p.map(|(generation, assignments)| Previous { generation, assignments }));
+    .prop_map(|p| {
+        p.map(|(generation, assignments)| Previous { generation, generations: BTreeMap::new(), assignments })
+    });
     (
         ".{0,40}",
         ".{0,80}",

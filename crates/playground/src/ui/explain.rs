@@ -2,12 +2,11 @@
 //! partition and members of each step highlighted and the orders it walks shown, as the seed
 //! article's figures do.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use assignor::trace::{self, Step};
-use assignor::{Strategy, TopicPartition};
+use assignor::Strategy;
 use gloo::timers::callback::Interval;
+use scenario::report::Walkthrough;
 use yew::prelude::*;
 
 use crate::ui::Store;
@@ -17,28 +16,11 @@ pub struct ExplainProps {
     pub strategy: Strategy,
 }
 
-/// The recorded steps and the members in JoinGroup order.
-struct Walkthrough {
-    steps: Vec<Step>,
-    members: Vec<String>,
-    error: Option<String>,
-}
-
-fn record(scenario: &scenario::Scenario, strategy: Strategy) -> Walkthrough {
-    let model = match scenario::Model::new(scenario) {
-        Ok(model) => model,
-        Err(problems) => {
-            return Walkthrough {
-                steps: Vec::new(),
-                members: Vec::new(),
-                error: problems.first().map(ToString::to_string),
-            }
-        }
-    };
-    let group = model.group(strategy);
-    let mut steps = Vec::new();
-    let error = assignor::assign_traced(strategy, &group, &mut steps).err().map(|e| e.to_string());
-    Walkthrough { steps, members: group.members.iter().map(|m| m.id.clone()).collect(), error }
+/// The walkthrough of the current scenario, or why there is none.
+fn record(scenario: &scenario::Scenario, strategy: Strategy) -> Result<Walkthrough, String> {
+    let model = scenario::Model::new(scenario)
+        .map_err(|problems| problems.first().map(ToString::to_string).unwrap_or_default())?;
+    Walkthrough::new(&model, strategy).map_err(|e| e.to_string())
 }
 
 #[function_component]
@@ -48,7 +30,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
         use_memo((Rc::clone(&store.scenario), props.strategy), |(scenario, strategy)| record(scenario, *strategy));
     let at = use_state(|| 0usize);
     let playing = use_state(|| false);
-    let count = walkthrough.steps.len();
+    let count = (*walkthrough).as_ref().map_or(0, |w| w.steps.len());
     {
         // Play: one step every 700 ms until the end.
         let (at, playing) = (at.clone(), playing.clone());
@@ -63,26 +45,16 @@ pub fn Explain(props: &ExplainProps) -> Html {
             move || drop(interval)
         });
     }
-    if let Some(error) = &walkthrough.error {
-        return html! { <p class="error" role="alert">{ error.clone() }</p> };
-    }
+    let walkthrough = match &*walkthrough {
+        Ok(walkthrough) => walkthrough,
+        Err(error) => return html! { <p class="error" role="alert">{ error.clone() }</p> },
+    };
     let current = (*at).min(count.saturating_sub(1));
-    let mut lists: BTreeMap<String, Vec<TopicPartition>> =
-        walkthrough.members.iter().map(|m| (m.clone(), Vec::new())).collect();
-    for step in walkthrough.steps.iter().take(current + 1) {
-        trace::apply(&mut lists, step);
-    }
-    // The orders in force at this step: the latest of each name.
-    let mut orders: Vec<(&str, &[String])> = Vec::new();
-    for step in walkthrough.steps.iter().take(current + 1) {
-        if let Step::Order { name, items } = step {
-            orders.retain(|(n, _)| *n != name.as_str());
-            orders.push((name, items));
-        }
-    }
-    let Some(step) = walkthrough.steps.get(current) else {
+    let Some(step) = walkthrough.steps.get(current).map(|s| &s.step) else {
         return html! { <p>{ "Nothing to assign." }</p> };
     };
+    let lists = walkthrough.lists_after(current + 1);
+    let orders = walkthrough.orders_after(current + 1);
     let (focus_partition, focus_members) = step.focus();
     let go = |to: usize| {
         let (at, playing) = (at.clone(), playing.clone());

@@ -11,9 +11,9 @@ use assignor::protocol::RebalanceProtocol;
 use assignor::{Strategy, TopicPartition};
 use yew::prelude::*;
 
-use crate::computed::{Outcome, Panel};
 use crate::ui::explain::Explain;
 use crate::ui::topic_class;
+use scenario::report::{Outcome, StrategyReport};
 
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
@@ -42,8 +42,8 @@ impl PartialEq for PanelRef {
 }
 
 impl PanelRef {
-    fn get(&self) -> Option<&Panel> {
-        self.0.panels.get(self.1)
+    fn get(&self) -> Option<&StrategyReport> {
+        self.0.strategies.get(self.1)
     }
 }
 
@@ -153,7 +153,7 @@ fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
             }
             if !outcome.violations.is_empty() {
                 <ul class="violations" aria-label="what Kafka does wrong here">
-                    { for outcome.violations.iter().map(|v| html! { <li>{ v.clone() }</li> }) }
+                    { for outcome.violations.iter().map(|v| html! { <li>{ v.to_string() }</li> }) }
                 </ul>
             }
         </>

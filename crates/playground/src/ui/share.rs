@@ -103,28 +103,10 @@ struct EmbedProps {
 fn EmbedDialog(props: &EmbedProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let view = store.scenario.view.clone();
-    let shown: Vec<Strategy> = if view.strategies.is_empty() {
-        Strategy::ALL.to_vec()
-    } else {
-        view.strategies.iter().filter_map(|s| s.parse().ok()).collect()
-    };
+    let shown = view.shown();
     let toggle_strategy = |strategy: Strategy| {
-        let (store, view, shown) = (store.clone(), view.clone(), shown.clone());
-        Callback::from(move |_| {
-            let mut next: Vec<Strategy> = shown.clone();
-            if next.contains(&strategy) {
-                next.retain(|s| *s != strategy);
-            } else {
-                next.push(strategy);
-            }
-            next.sort();
-            let strategies = if next.len() == Strategy::ALL.len() || next.is_empty() {
-                Vec::new()
-            } else {
-                next.iter().map(|s| s.name().to_string()).collect()
-            };
-            store.dispatch(Action::SetView(scenario::View { strategies, ..view.clone() }));
-        })
+        let (store, view) = (store.clone(), view.clone());
+        Callback::from(move |_| store.dispatch(Action::SetView(view.toggled(strategy))))
     };
     let toggle_diff = {
         let (store, view) = (store.clone(), view.clone());
