@@ -1,5 +1,6 @@
 // The step-through walkthrough: roundrobin on "Roundrobin with uneven subscriptions", step by step,
-// against `kap explain --json` (each step's sentence and the assignment so far).
+// against `kap explain --json` (each step's sentence, and the assignment so far rebuilt from the
+// changes each step carries).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, panels, useBrowser } from './browser.mjs';
@@ -28,12 +29,14 @@ const atStep = (page, n) =>
 
 test('roundrobin walkthrough: every step as kap explains it, ending on the panel\'s assignment', async () => {
   const { page, errors } = await openPlayground(env);
-  const steps = explain(kap(['preset', 'roundrobin-uneven']), 'roundrobin');
+  const { steps, assignment } = explain(kap(['preset', 'roundrobin-uneven']), 'roundrobin');
   assert.equal(steps.length, 14);
   await page.selectOption('header select', 'roundrobin-uneven');
   await page.waitForSelector(`${PANEL} [data-member="C2"] [data-partition="t2-2"]`);
   const panel = (await panels(page)).roundrobin;
   assert.deepEqual(panel, { C0: ['t0-0'], C1: ['t1-0'], C2: ['t1-1', 't2-0', 't2-1', 't2-2'] });
+  assert.deepEqual(assignmentChips(assignment), panel);
+  assert.deepEqual(assignmentChips(steps.at(-1).soFar), panel);
 
   await page.click(`${PANEL} button.explain-toggle:text-is("Explain")`);
   await atStep(page, 1);
@@ -51,7 +54,7 @@ test('roundrobin walkthrough: every step as kap explains it, ending on the panel
     assert.equal(w.step, n);
     assert.equal(w.position, `step ${n} of ${steps.length}`);
     assert.equal(w.sentence, steps[n - 1].text, `step ${n}`);
-    assert.deepEqual(w.members, assignmentChips(steps[n - 1].assignment), `step ${n}: the assignment so far`);
+    assert.deepEqual(w.members, assignmentChips(steps[n - 1].soFar), `step ${n}: the assignment so far`);
     seen.push(w.sentence);
   }
   assert.ok(seen.includes('Try t2-0 on C0: no, it does not subscribe to the topic; next.'));

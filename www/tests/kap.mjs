@@ -127,14 +127,31 @@ export function link(scenarioText, base, { embed = false } = {}) {
   return embed ? { url, snippet } : url;
 }
 
-/** `kap explain --strategy S --json` of a scenario: one object per step. */
-export const explain = (scenarioText, strategy) =>
-  withFile(scenarioText, (file) =>
-    kap(['explain', '--strategy', strategy, '--json', file])
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
+/**
+ * `kap explain --strategy S --json` of a scenario: `{ steps, assignment }`. Each step carries only
+ * what it changes (`{ member, add }`, `{ member, remove }` or `{ member, order }`); here each also
+ * gets `soFar`, the assignment once it is taken, rebuilt from those changes as a reader of the output
+ * does. The last line is the whole assignment.
+ */
+export function explain(scenarioText, strategy) {
+  const lines = withFile(scenarioText, (file) => kap(['explain', '--strategy', strategy, '--json', file]))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const { assignment } = lines.pop();
+  const lists = Object.fromEntries(Object.keys(assignment).map((member) => [member, []]));
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+  const steps = lines.map((step) => {
+    for (const change of step.changes) {
+      const list = lists[change.member];
+      if (change.add) list.push(change.add);
+      else if (change.remove) lists[change.member] = list.filter((p) => !same(p, change.remove));
+      else lists[change.member] = change.order;
+    }
+    return { ...step, soFar: structuredClone(lists) };
+  });
+  return { steps, assignment };
+}
 
 /** What the page should show for `kap show --json` output: strategy → member → chips. */
 export const shownChips = (shown) =>
