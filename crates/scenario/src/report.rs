@@ -475,36 +475,23 @@ mod tests {
 
     #[test]
     fn a_snapshot_keeps_each_members_generation() {
+        let member = |id: &str, owned: &[(&str, u32)], generation| crate::format::SnapshotMember {
+            id: id.into(),
+            instance_id: None,
+            rack: None,
+            topics: vec!["t".into()],
+            owned: owned.iter().map(|(t, p)| (t.to_string(), *p)).collect(),
+            generation,
+        };
         let snapshot = Snapshot {
             id: None,
             strategy: "cooperative-sticky".into(),
             topics: [("t".to_string(), 2)].into(),
             partition_racks: Default::default(),
             members: vec![
-                crate::format::SnapshotMember {
-                    id: "old".into(),
-                    instance_id: None,
-                    rack: None,
-                    topics: vec!["t".into()],
-                    owned: vec![("t".into(), 0)],
-                    generation: Some(3),
-                },
-                crate::format::SnapshotMember {
-                    id: "new".into(),
-                    instance_id: None,
-                    rack: None,
-                    topics: vec!["t".into()],
-                    owned: vec![("t".into(), 0)],
-                    generation: Some(5),
-                },
-                crate::format::SnapshotMember {
-                    id: "none".into(),
-                    instance_id: None,
-                    rack: None,
-                    topics: vec!["t".into()],
-                    owned: vec![],
-                    generation: None,
-                },
+                member("old", &[("t", 0)], Some(3)),
+                member("new", &[("t", 0)], Some(5)),
+                member("none", &[], None),
             ],
         };
         let model = Model::new(&snapshot.to_scenario()).unwrap();
