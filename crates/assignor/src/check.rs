@@ -5,6 +5,7 @@
 //! sticky assignors break their balance promise. [`metrics`] measures what a person compares
 //! strategies by: spread, the most loaded member, idle members, cross-rack fetches, moves.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::model::{Assignment, Group, TopicPartition};
@@ -78,10 +79,18 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
     let subscribed: HashMap<&str, HashSet<&str>> =
         group.members.iter().map(|m| (m.id.as_str(), m.topics.iter().map(String::as_str).collect())).collect();
     let mut out = Vec::new();
-    let mut holders: BTreeMap<&TopicPartition, Vec<&str>> = BTreeMap::new();
+    // The first holder of each partition; the holders of those held more than once, in order. Keyed by
+    // (topic, number), so checking every partition of a million allocates nothing.
+    let mut holder: HashMap<(&str, u32), &str> = HashMap::new();
+    let mut shared: BTreeMap<&TopicPartition, Vec<&str>> = BTreeMap::new();
     for (member, list) in &assignment.members {
         for tp in list {
-            holders.entry(tp).or_default().push(member);
+            match holder.entry((&*tp.topic, tp.partition)) {
+                Entry::Vacant(first) => {
+                    first.insert(member);
+                }
+                Entry::Occupied(first) => shared.entry(tp).or_insert_with(|| vec![*first.get()]).push(member),
+            }
             let exists = partitions.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
             match subscribed.get(member.as_str()) {
                 Some(topics) if exists => {
@@ -93,20 +102,19 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
             }
         }
     }
-    for (tp, members) in &holders {
-        if members.len() > 1 {
-            out.push(Violation::Duplicate {
-                partition: (*tp).clone(),
-                members: members.iter().map(|m| m.to_string()).collect(),
-            });
-        }
+    for (tp, members) in shared {
+        out.push(Violation::Duplicate {
+            partition: tp.clone(),
+            members: members.iter().map(|m| m.to_string()).collect(),
+        });
     }
+    let withheld: HashSet<(&str, u32)> = assignment.withheld.keys().map(|tp| (&*tp.topic, tp.partition)).collect();
     let wanted: HashSet<&str> = group.members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect();
     for topic in group.topics.iter().filter(|t| wanted.contains(t.name.as_str())) {
+        let name = topic.name.as_str();
         for p in 0..topic.partitions {
-            let tp = TopicPartition::new(topic.name.as_str(), p);
-            if !holders.contains_key(&tp) && !assignment.withheld.contains_key(&tp) {
-                out.push(Violation::Unassigned { partition: tp });
+            if !holder.contains_key(&(name, p)) && !withheld.contains(&(name, p)) {
+                out.push(Violation::Unassigned { partition: TopicPartition::new(name, p) });
             }
         }
     }
@@ -181,21 +189,38 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
         if max > 0 { counts.iter().filter(|(_, &n)| n == max).map(|(m, _)| m.clone()).collect() } else { Vec::new() };
     let idle = counts.iter().filter(|(_, &n)| n == 0).map(|(m, _)| m.clone()).collect();
 
+    // Partitions of each topic per member, and each topic's subscribers: one pass over each, as a
+    // group may hold a million partitions and thousands of members subscribing to hundreds of topics.
     let mut per_topic: HashMap<(&str, &str), usize> = HashMap::new();
     for (member, list) in lists {
+        let mut run: Option<(&str, usize)> = None;
         for tp in list {
-            *per_topic.entry((&*tp.topic, member.as_str())).or_default() += 1;
+            match &mut run {
+                Some((topic, count)) if *topic == &*tp.topic => *count += 1,
+                _ => {
+                    if let Some((topic, count)) = run {
+                        *per_topic.entry((topic, member.as_str())).or_default() += count;
+                    }
+                    run = Some((&*tp.topic, 1));
+                }
+            }
+        }
+        if let Some((topic, count)) = run {
+            *per_topic.entry((topic, member.as_str())).or_default() += count;
+        }
+    }
+    let mut subscribers: HashMap<&str, Vec<&str>> = HashMap::new();
+    for member in &group.members {
+        let topics: HashSet<&str> = member.topics.iter().map(String::as_str).collect();
+        for topic in topics {
+            subscribers.entry(topic).or_default().push(member.id.as_str());
         }
     }
     let mut topic_spread = BTreeMap::new();
     let mut unassigned = 0;
     let held: usize = lists.values().map(Vec::len).sum();
     for topic in &group.topics {
-        let subscribers: Vec<&str> =
-            group.members.iter().filter(|m| m.topics.contains(&topic.name)).map(|m| m.id.as_str()).collect();
-        if subscribers.is_empty() {
-            continue;
-        }
+        let Some(subscribers) = subscribers.get(topic.name.as_str()) else { continue };
         let loads: Vec<usize> =
             subscribers.iter().map(|m| per_topic.get(&(topic.name.as_str(), *m)).copied().unwrap_or(0)).collect();
         let spread = loads.iter().max().unwrap_or(&0) - loads.iter().min().unwrap_or(&0);
@@ -239,9 +264,10 @@ pub fn needless_moves(group: &Group, before: &Lists, after: &Lists) -> usize {
     let mut needless = 0;
     for member in &group.members {
         let Some(owned) = before.get(&member.id) else { continue };
+        let topics: HashSet<&str> = member.topics.iter().map(String::as_str).collect();
         let valid: Vec<&TopicPartition> = owned
             .iter()
-            .filter(|tp| member.topics.iter().any(|t| **t == *tp.topic))
+            .filter(|tp| topics.contains(&*tp.topic))
             .filter(|tp| count.get(&*tp.topic).is_some_and(|&n| tp.partition < n))
             .collect();
         let now: HashSet<&TopicPartition> = after.get(&member.id).map(|l| l.iter().collect()).unwrap_or_default();

@@ -6,6 +6,7 @@
 //! - [`Snapshot`]: one group about to rebalance under one strategy, a JSON line of `kap batch`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use assignor::Strategy;
 use serde::{Deserialize, Serialize};
@@ -142,6 +143,9 @@ fn is_default_strategies(list: &[String]) -> bool {
     list == default_strategies().as_slice()
 }
 
+/// Member id to the partitions it owned, as `[topic, partition]` pairs.
+pub type Owned = BTreeMap<String, Vec<(String, u32)>>;
+
 /// The assignment before this rebalance.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -154,8 +158,9 @@ pub struct Previous {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub generations: BTreeMap<String, Option<i32>>,
     /// Per strategy name, member id to its partitions in the order Kafka listed them. Members no
-    /// longer among the consumers have left the group (a crash, a scale-in).
-    pub assignments: BTreeMap<String, BTreeMap<String, Vec<(String, u32)>>>,
+    /// longer among the consumers have left the group (a crash, a scale-in). Shared, as a snapshot's
+    /// one history stands for every strategy (written out in full all the same).
+    pub assignments: BTreeMap<String, Arc<Owned>>,
 }
 
 /// What the page shows.

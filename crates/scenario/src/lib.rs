@@ -23,6 +23,8 @@ pub mod presets;
 pub mod report;
 pub mod validate;
 
+use std::collections::BTreeMap;
+
 pub use format::{ConsumerSpec, Previous, Scenario, Snapshot, SnapshotMember, TopicSpec, View, VERSION};
 pub use model::Model;
 pub use validate::{Location, Problem, Severity};
@@ -84,11 +86,15 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, ReadError> {
 }
 
 /// Opens a file a person hands us: a scenario file (what the playground exports) or one group
-/// snapshot in the `kap batch` format, which opens as a fresh scenario with every strategy shown.
+/// snapshot in the `kap batch` format, which opens as the scenario of its rebalance
+/// ([`Snapshot::to_scenario`]).
 pub fn read_file(text: &str) -> Result<Scenario, ReadError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ReadError::NotJson(e.to_string()))?;
-    if value.get("strategy").is_some() && value.get("members").is_some() {
-        let snapshot: Snapshot = serde_json::from_value(value).map_err(|e| ReadError::NotASnapshot(e.to_string()))?;
+    // Which format, by its top-level keys: the text is skimmed, no tree of a large file is built.
+    use serde::de::IgnoredAny;
+    serde_json::from_str::<IgnoredAny>(text).map_err(|e| ReadError::NotJson(e.to_string()))?;
+    let keys = serde_json::from_str::<BTreeMap<String, IgnoredAny>>(text).unwrap_or_default();
+    if keys.contains_key("strategy") && keys.contains_key("members") {
+        let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| ReadError::NotASnapshot(e.to_string()))?;
         snapshot.to_group().map_err(ReadError::InvalidSnapshot)?;
         return Ok(snapshot.to_scenario());
     }

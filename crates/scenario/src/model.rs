@@ -7,7 +7,7 @@ use assignor::protocol::{self, RebalanceProtocol, Selection};
 use assignor::rebalance::{self, Lists, Rebalance};
 use assignor::{AssignError, Group, Member, Strategy, Topic, TopicPartition};
 
-use crate::format::{Previous, Scenario, Snapshot, TopicSpec};
+use crate::format::{Owned, Previous, Scenario, Snapshot, TopicSpec};
 use crate::validate::{self, compile_pattern, Problem};
 
 /// A validated scenario, resolved: racks laid out, patterns matched, strategies parsed.
@@ -82,7 +82,7 @@ impl Model {
         // One shared name per topic, not one allocation per partition: a snapshot may own a million.
         let mut names: HashMap<&str, Arc<str>> = HashMap::new();
         let mut out = Lists::new();
-        for (member, list) in lists {
+        for (member, list) in lists.iter() {
             let mut partitions = Vec::with_capacity(list.len());
             for (topic, number) in list {
                 let topic = names.entry(topic.as_str()).or_insert_with(|| Arc::from(topic.as_str()));
@@ -186,17 +186,8 @@ impl TopicSpec {
 pub fn after_rebalance<'a>(scenario: &Scenario, results: impl IntoIterator<Item = &'a Rebalance>) -> Scenario {
     let results: Vec<&Rebalance> = results.into_iter().collect();
     let generation = results.iter().flat_map(|r| r.rounds.last()).map(|r| r.generation).max().unwrap_or(1);
-    let assignments = results
-        .iter()
-        .map(|r| {
-            let lists = r
-                .result()
-                .iter()
-                .map(|(m, list)| (m.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect()))
-                .collect();
-            (r.strategy.name().to_string(), lists)
-        })
-        .collect();
+    let assignments =
+        results.iter().map(|r| (r.strategy.name().to_string(), Arc::new(lists_to_pairs(r.result())))).collect();
     Scenario { previous: Some(Previous { generation, generations: BTreeMap::new(), assignments }), ..scenario.clone() }
 }
 
@@ -286,15 +277,14 @@ impl Snapshot {
             .filter(|m| m.generation != Some(generation))
             .map(|m| (m.id.clone(), m.generation))
             .collect();
-        let owned: BTreeMap<String, Vec<(String, u32)>> =
-            self.members.iter().map(|m| (m.id.clone(), m.owned.clone())).collect();
-        let assignments = Strategy::ALL.iter().map(|s| (s.name().to_string(), owned.clone())).collect();
+        let owned: Arc<Owned> = Arc::new(self.members.iter().map(|m| (m.id.clone(), m.owned.clone())).collect());
+        let assignments = Strategy::ALL.iter().map(|s| (s.name().to_string(), Arc::clone(&owned))).collect();
         Some(Previous { generation, generations, assignments })
     }
 }
 
 /// An assignment as the formats write it.
-pub fn lists_to_pairs(lists: &Lists) -> BTreeMap<String, Vec<(String, u32)>> {
+pub fn lists_to_pairs(lists: &Lists) -> Owned {
     lists
         .iter()
         .map(|(m, list)| (m.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect()))

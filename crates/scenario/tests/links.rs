@@ -54,7 +54,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         ),
     ))
     .prop_map(|p| {
-        p.map(|(generation, assignments)| Previous { generation, generations: BTreeMap::new(), assignments })
+        p.map(|(generation, assignments)| Previous {
+            generation,
+            generations: BTreeMap::new(),
+            assignments: assignments.into_iter().map(|(s, owned)| (s, std::sync::Arc::new(owned))).collect(),
+        })
     });
     (
         ".{0,40}",
