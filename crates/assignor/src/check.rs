@@ -6,7 +6,9 @@
 //! strategies by: spread, the most loaded member, idle members, cross-rack fetches, moves.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use crate::fast_map::{FastMap, FastSet};
 
 use crate::model::{Assignment, Group, TopicPartition};
 use crate::rebalance::Lists;
@@ -75,13 +77,13 @@ impl std::fmt::Display for Violation {
 /// Everything `assignment` does wrong for `group`. `strategy` decides whether the sticky balance
 /// promise applies (it does not to a cooperative round that withholds partitions).
 pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) -> Vec<Violation> {
-    let partitions: HashMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
-    let subscribed: HashMap<&str, HashSet<&str>> =
+    let partitions: FastMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+    let subscribed: FastMap<&str, FastSet<&str>> =
         group.members.iter().map(|m| (m.id.as_str(), m.topics.iter().map(String::as_str).collect())).collect();
     let mut out = Vec::new();
     // The first holder of each partition; the holders of those held more than once, in order. Keyed by
     // (topic, number), so checking every partition of a million allocates nothing.
-    let mut holder: HashMap<(&str, u32), &str> = HashMap::new();
+    let mut holder: FastMap<(&str, u32), &str> = FastMap::default();
     let mut shared: BTreeMap<&TopicPartition, Vec<&str>> = BTreeMap::new();
     for (member, list) in &assignment.members {
         for tp in list {
@@ -108,8 +110,8 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
             members: members.iter().map(|m| m.to_string()).collect(),
         });
     }
-    let withheld: HashSet<(&str, u32)> = assignment.withheld.keys().map(|tp| (&*tp.topic, tp.partition)).collect();
-    let wanted: HashSet<&str> = group.members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect();
+    let withheld: FastSet<(&str, u32)> = assignment.withheld.keys().map(|tp| (&*tp.topic, tp.partition)).collect();
+    let wanted: FastSet<&str> = group.members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect();
     for topic in group.topics.iter().filter(|t| wanted.contains(t.name.as_str())) {
         let name = topic.name.as_str();
         for p in 0..topic.partitions {
@@ -126,7 +128,7 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
 }
 
 fn balance_violations(lists: &Lists) -> Vec<Violation> {
-    let topics: Vec<(&String, usize, HashSet<&str>)> =
+    let topics: Vec<(&String, usize, FastSet<&str>)> =
         lists.iter().map(|(m, list)| (m, list.len(), list.iter().map(|tp| &*tp.topic).collect())).collect();
     let mut out = Vec::new();
     for (i, (a, a_len, a_topics)) in topics.iter().enumerate() {
@@ -191,7 +193,7 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
 
     // Partitions of each topic per member, and each topic's subscribers: one pass over each, as a
     // group may hold a million partitions and thousands of members subscribing to hundreds of topics.
-    let mut per_topic: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut per_topic: FastMap<(&str, &str), usize> = FastMap::default();
     for (member, list) in lists {
         let mut run: Option<(&str, usize)> = None;
         for tp in list {
@@ -209,9 +211,9 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
             *per_topic.entry((topic, member.as_str())).or_default() += count;
         }
     }
-    let mut subscribers: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut subscribers: FastMap<&str, Vec<&str>> = FastMap::default();
     for member in &group.members {
-        let topics: HashSet<&str> = member.topics.iter().map(String::as_str).collect();
+        let topics: FastSet<&str> = member.topics.iter().map(String::as_str).collect();
         for topic in topics {
             subscribers.entry(topic).or_default().push(member.id.as_str());
         }
@@ -229,12 +231,12 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
         unassigned += (topic.partitions as usize).saturating_sub(held_of_topic);
     }
 
-    let racks: HashMap<&str, &str> = group
+    let racks: FastMap<&str, &str> = group
         .members
         .iter()
         .filter_map(|m| m.rack.as_deref().filter(|r| !r.is_empty()).map(|r| (m.id.as_str(), r)))
         .collect();
-    let replicas: HashMap<&str, &Vec<Vec<String>>> = group
+    let replicas: FastMap<&str, &Vec<Vec<String>>> = group
         .topics
         .iter()
         .filter(|t| !t.replica_racks.is_empty())
@@ -260,17 +262,17 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
 /// Partitions that moved although they did not have to: a member that still subscribes to a
 /// partition it owned loses it, beyond what its new, smaller count forces it to give up.
 pub fn needless_moves(group: &Group, before: &Lists, after: &Lists) -> usize {
-    let count: HashMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+    let count: FastMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
     let mut needless = 0;
     for member in &group.members {
         let Some(owned) = before.get(&member.id) else { continue };
-        let topics: HashSet<&str> = member.topics.iter().map(String::as_str).collect();
+        let topics: FastSet<&str> = member.topics.iter().map(String::as_str).collect();
         let valid: Vec<&TopicPartition> = owned
             .iter()
             .filter(|tp| topics.contains(&*tp.topic))
             .filter(|tp| count.get(&*tp.topic).is_some_and(|&n| tp.partition < n))
             .collect();
-        let now: HashSet<&TopicPartition> = after.get(&member.id).map(|l| l.iter().collect()).unwrap_or_default();
+        let now: FastSet<&TopicPartition> = after.get(&member.id).map(|l| l.iter().collect()).unwrap_or_default();
         let lost = valid.iter().filter(|tp| !now.contains(**tp)).count();
         let forced = valid.len().saturating_sub(now.len());
         needless += lost.saturating_sub(forced);

@@ -19,6 +19,7 @@
 
 pub mod check;
 mod error;
+mod fast_map;
 pub mod java;
 pub mod leader;
 mod model;

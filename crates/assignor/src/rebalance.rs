@@ -7,9 +7,10 @@
 //!   that changes owner is withheld in the first round; its old owner revokes it and rejoins at once,
 //!   and the follow-up rebalance hands it to its new owner. Only those partitions pause.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::AssignError;
+use crate::fast_map::{FastMap, FastSet};
 use crate::model::{Assignment, Group, TopicPartition};
 use crate::protocol::RebalanceProtocol;
 use crate::Strategy;
@@ -95,7 +96,7 @@ pub fn diff(before: &Lists, after: &Lists) -> Diff {
     Diff { members, moved }
 }
 
-fn owners(lists: &Lists) -> HashMap<&TopicPartition, &str> {
+fn owners(lists: &Lists) -> FastMap<&TopicPartition, &str> {
     lists.iter().flat_map(|(m, list)| list.iter().map(move |tp| (tp, m.as_str()))).collect()
 }
 
@@ -161,14 +162,17 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
         before.insert(m.id.clone(), m.owned.clone());
     }
     let mut generation = group.members.iter().filter_map(|m| m.generation).max().map_or(1, |g| g.saturating_add(1));
-    let mut current = group.clone();
-    let mut going_in = before.clone();
-    let mut rounds = Vec::new();
+    let mut rounds: Vec<Round> = Vec::new();
     let mut paused: Lists = group.members.iter().map(|m| (m.id.clone(), Vec::new())).collect();
-    let eager = |id: &str| protocol == RebalanceProtocol::Eager || group.members.iter().any(|m| m.eager && m.id == id);
+    let eager_clients: FastSet<&str> = group.members.iter().filter(|m| m.eager).map(|m| m.id.as_str()).collect();
+    let eager = |id: &str| protocol == RebalanceProtocol::Eager || eager_clients.contains(id);
+    // The group as it rejoins for a follow-up round; the first round assigns `group` itself.
+    let mut rejoined: Option<Group> = None;
     loop {
-        let assignment = crate::assign(strategy, &current)?;
-        let round_diff = diff(&going_in, &assignment.members);
+        let assignment = crate::assign(strategy, rejoined.as_ref().unwrap_or(group))?;
+        // Members go in owning what they owned before, or what the last round gave them.
+        let going_in = rounds.last().map_or(&before, |r| &r.assignment.members);
+        let round_diff = diff(going_in, &assignment.members);
         for (id, change) in &round_diff.members {
             if let Some(list) = paused.get_mut(id) {
                 // Eager members stop everything they own before rejoining; cooperative ones only
@@ -184,15 +188,15 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
         let revoked_any =
             round_diff.members.iter().any(|(id, c)| !c.revoked.is_empty() && !departed.contains_key(id) && !eager(id));
         let withheld_any = !assignment.withheld.is_empty();
-        going_in = assignment.members.clone();
         rounds.push(Round { generation, assignment, diff: round_diff });
         if !(revoked_any || withheld_any) || rounds.len() >= MAX_ROUNDS {
             break;
         }
         // The follow-up: everyone rejoins owning exactly what the last round gave it.
         generation = generation.saturating_add(1);
-        for m in &mut current.members {
-            m.owned = going_in.get(&m.id).cloned().unwrap_or_default();
+        let given = rounds.last().map_or(&before, |r| &r.assignment.members);
+        for m in &mut rejoined.get_or_insert_with(|| group.clone()).members {
+            m.owned = given.get(&m.id).cloned().unwrap_or_default();
             m.generation = Some(generation - 1);
         }
     }
