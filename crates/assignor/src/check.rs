@@ -77,23 +77,39 @@ impl std::fmt::Display for Violation {
 /// Everything `assignment` does wrong for `group`. `strategy` decides whether the sticky balance
 /// promise applies (it does not to a cooperative round that withholds partitions).
 pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) -> Vec<Violation> {
-    let partitions: FastMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+    let topic_index = topic_index(group);
     let subscribed: FastMap<&str, FastSet<&str>> =
         group.members.iter().map(|m| (m.id.as_str(), m.topics.iter().map(String::as_str).collect())).collect();
     let mut out = Vec::new();
-    // The first holder of each partition; the holders of those held more than once, in order. Keyed by
-    // (topic, number), so checking every partition of a million allocates nothing.
-    let mut holder: FastMap<(&str, u32), &str> = FastMap::default();
+    // Who holds each partition that exists, by topic index and number (the member's position in
+    // `assignment`, counted from 1; 0 for no one), and who holds each one that does not: a million
+    // partitions are checked without hashing each one.
+    let holders: Vec<&String> = assignment.members.keys().collect();
+    let mut holder: Vec<Vec<u32>> = group.topics.iter().map(|t| vec![0; t.partitions as usize]).collect();
+    let mut ghost_holder: FastMap<(&str, u32), u32> = FastMap::default();
     let mut shared: BTreeMap<&TopicPartition, Vec<&str>> = BTreeMap::new();
-    for (member, list) in &assignment.members {
+    for (number, (member, list)) in (1u32..).zip(&assignment.members) {
         for tp in list {
-            match holder.entry((&*tp.topic, tp.partition)) {
-                Entry::Vacant(first) => {
-                    first.insert(member);
+            let slot = topic_index.get(&*tp.topic).and_then(|&t| holder.get_mut(t)?.get_mut(tp.partition as usize));
+            let exists = slot.is_some();
+            let earlier = match slot {
+                Some(slot) if *slot == 0 => {
+                    *slot = number;
+                    None
                 }
-                Entry::Occupied(first) => shared.entry(tp).or_insert_with(|| vec![*first.get()]).push(member),
+                Some(slot) => Some(*slot),
+                None => match ghost_holder.entry((&*tp.topic, tp.partition)) {
+                    Entry::Vacant(first) => {
+                        first.insert(number);
+                        None
+                    }
+                    Entry::Occupied(first) => Some(*first.get()),
+                },
+            };
+            if let Some(first) = earlier {
+                let first = holders.get(first as usize - 1).map_or("", |m| m.as_str());
+                shared.entry(tp).or_insert_with(|| vec![first]).push(member);
             }
-            let exists = partitions.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
             match subscribed.get(member.as_str()) {
                 Some(topics) if exists => {
                     if !topics.contains(&*tp.topic) {
@@ -114,8 +130,10 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
     let wanted: FastSet<&str> = group.members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect();
     for topic in group.topics.iter().filter(|t| wanted.contains(t.name.as_str())) {
         let name = topic.name.as_str();
+        let held = topic_index.get(name).and_then(|&t| holder.get(t)).map_or(&[][..], Vec::as_slice);
         for p in 0..topic.partitions {
-            if !holder.contains_key(&(name, p)) && !withheld.contains(&(name, p)) {
+            let is_held = held.get(p as usize).is_some_and(|&n| n != 0) || ghost_holder.contains_key(&(name, p));
+            if !is_held && !withheld.contains(&(name, p)) {
                 out.push(Violation::Unassigned { partition: TopicPartition::new(name, p) });
             }
         }
@@ -125,6 +143,11 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
         out.extend(balance_violations(&assignment.members));
     }
     out
+}
+
+/// Each topic's position in `group.topics` (the last, should a name repeat).
+fn topic_index(group: &Group) -> FastMap<&str, usize> {
+    group.topics.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect()
 }
 
 fn balance_violations(lists: &Lists) -> Vec<Violation> {
@@ -191,44 +214,35 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
         if max > 0 { counts.iter().filter(|(_, &n)| n == max).map(|(m, _)| m.clone()).collect() } else { Vec::new() };
     let idle = counts.iter().filter(|(_, &n)| n == 0).map(|(m, _)| m.clone()).collect();
 
-    // Partitions of each topic per member, and each topic's subscribers: one pass over each, as a
-    // group may hold a million partitions and thousands of members subscribing to hundreds of topics.
-    let mut per_topic: FastMap<(&str, &str), usize> = FastMap::default();
-    for (member, list) in lists {
-        let mut run: Option<(&str, usize)> = None;
-        for tp in list {
-            match &mut run {
-                Some((topic, count)) if *topic == &*tp.topic => *count += 1,
-                _ => {
-                    if let Some((topic, count)) = run {
-                        *per_topic.entry((topic, member.as_str())).or_default() += count;
-                    }
-                    run = Some((&*tp.topic, 1));
-                }
-            }
-        }
-        if let Some((topic, count)) = run {
-            *per_topic.entry((topic, member.as_str())).or_default() += count;
-        }
-    }
-    let mut subscribers: FastMap<&str, Vec<&str>> = FastMap::default();
+    // Each topic's load on each of its subscribers, one member at a time in tallies indexed by
+    // topic: a million partitions and thousands of members on hundreds of topics, nothing hashed per
+    // partition but its topic's name.
+    let topic_index = topic_index(group);
+    let topics = group.topics.len();
+    let mut load = vec![0usize; topics];
+    let (mut max_load, mut min_load, mut held_by_subscribers) =
+        (vec![0; topics], vec![usize::MAX; topics], vec![0; topics]);
     for member in &group.members {
-        let topics: FastSet<&str> = member.topics.iter().map(String::as_str).collect();
-        for topic in topics {
-            subscribers.entry(topic).or_default().push(member.id.as_str());
+        let list = lists.get(&member.id).map(Vec::as_slice).unwrap_or_default();
+        let held_topics = || list.iter().filter_map(|tp| topic_index.get(&*tp.topic).copied());
+        held_topics().for_each(|t| load[t] += 1);
+        let subscribed: FastSet<usize> =
+            member.topics.iter().filter_map(|t| topic_index.get(t.as_str()).copied()).collect();
+        for t in subscribed {
+            max_load[t] = max_load[t].max(load[t]);
+            min_load[t] = min_load[t].min(load[t]);
+            held_by_subscribers[t] += load[t];
         }
+        held_topics().for_each(|t| load[t] = 0);
     }
     let mut topic_spread = BTreeMap::new();
     let mut unassigned = 0;
     let held: usize = lists.values().map(Vec::len).sum();
     for topic in &group.topics {
-        let Some(subscribers) = subscribers.get(topic.name.as_str()) else { continue };
-        let loads: Vec<usize> =
-            subscribers.iter().map(|m| per_topic.get(&(topic.name.as_str(), *m)).copied().unwrap_or(0)).collect();
-        let spread = loads.iter().max().unwrap_or(&0) - loads.iter().min().unwrap_or(&0);
-        topic_spread.insert(topic.name.clone(), spread);
-        let held_of_topic: usize = loads.iter().sum();
-        unassigned += (topic.partitions as usize).saturating_sub(held_of_topic);
+        // A topic nobody subscribes to has no minimum load.
+        let Some(&t) = topic_index.get(topic.name.as_str()).filter(|&&t| min_load[t] != usize::MAX) else { continue };
+        topic_spread.insert(topic.name.clone(), max_load[t] - min_load[t]);
+        unassigned += (topic.partitions as usize).saturating_sub(held_by_subscribers[t]);
     }
 
     let racks: FastMap<&str, &str> = group
