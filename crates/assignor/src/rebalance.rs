@@ -62,42 +62,77 @@ impl Diff {
 
 /// The change from `before` to `after`, per member and per partition.
 pub fn diff(before: &Lists, after: &Lists) -> Diff {
-    // Hash lookups by reference: this runs for every strategy on every edit in the playground.
-    let (old_owner, new_owner) = (owners(before), owners(after));
+    // Owners by dense partition keys: this runs for every strategy on every edit in the playground,
+    // and on a million partitions in `kap show`.
+    let mut keys = PartitionKeys::default();
+    let (old_owner, new_owner) = (owners(before, &mut keys), owners(after, &mut keys));
     let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     let members = ids
         .into_iter()
         .map(|id| {
-            let was = before.get(id).map(Vec::as_slice).unwrap_or_default();
-            let is = after.get(id).map(Vec::as_slice).unwrap_or_default();
-            let held_before = |tp: &&TopicPartition| old_owner.get(tp) == Some(&id.as_str());
-            let held_after = |tp: &&TopicPartition| new_owner.get(tp) == Some(&id.as_str());
-            let change = MemberChange {
-                kept: is.iter().filter(held_before).cloned().collect(),
-                revoked: was.iter().filter(|tp| !held_after(tp)).cloned().collect(),
-                added: is.iter().filter(|tp| !held_before(tp)).cloned().collect(),
-            };
+            let mut change = MemberChange::default();
+            for tp in after.get(id).map(Vec::as_slice).unwrap_or_default() {
+                if old_owner.get(&keys.key(tp)) == Some(&id.as_str()) {
+                    change.kept.push(tp.clone());
+                } else {
+                    change.added.push(tp.clone());
+                }
+            }
+            for tp in before.get(id).map(Vec::as_slice).unwrap_or_default() {
+                if new_owner.get(&keys.key(tp)) != Some(&id.as_str()) {
+                    change.revoked.push(tp.clone());
+                }
+            }
             (id.clone(), change)
         })
         .collect();
-    let mut moved: Vec<Moved> = before
-        .iter()
-        .flat_map(|(from, list)| list.iter().map(move |tp| (tp, from)))
-        .filter_map(|(tp, from)| {
-            let to = new_owner.get(tp).copied();
-            (to != Some(from.as_str())).then(|| Moved {
-                partition: tp.clone(),
-                from: from.clone(),
-                to: to.map(str::to_string),
-            })
-        })
-        .collect();
+    let mut moved = Vec::new();
+    for (from, list) in before {
+        for tp in list {
+            let to = new_owner.get(&keys.key(tp)).copied();
+            if to != Some(from.as_str()) {
+                moved.push(Moved { partition: tp.clone(), from: from.clone(), to: to.map(str::to_string) });
+            }
+        }
+    }
     moved.sort_by(|a, b| a.partition.cmp(&b.partition));
     Diff { members, moved }
 }
 
-fn owners(lists: &Lists) -> FastMap<&TopicPartition, &str> {
-    lists.iter().flat_map(|(m, list)| list.iter().map(move |tp| (tp, m.as_str()))).collect()
+/// Each partition's owner in `lists` (the last listed, should two members hold it).
+fn owners<'a>(lists: &'a Lists, keys: &mut PartitionKeys<'a>) -> FastMap<u64, &'a str> {
+    let mut owners = FastMap::with_capacity_and_hasher(lists.values().map(Vec::len).sum(), Default::default());
+    for (member, list) in lists {
+        for tp in list {
+            owners.insert(keys.key(tp), member.as_str());
+        }
+    }
+    owners
+}
+
+/// A partition as one integer: its topic's number (topics numbered as they are met) and its own.
+#[derive(Default)]
+struct PartitionKeys<'a> {
+    topics: FastMap<&'a str, u32>,
+    /// The last topic numbered: lists run topic by topic, and a name shared through its `Arc` is
+    /// recognised by its address and length without being hashed.
+    last: Option<(*const u8, usize, u32)>,
+}
+
+impl<'a> PartitionKeys<'a> {
+    fn key(&mut self, tp: &'a TopicPartition) -> u64 {
+        let (address, length) = (tp.topic.as_ptr(), tp.topic.len());
+        let topic = match self.last {
+            Some((last, last_length, topic)) if last == address && last_length == length => topic,
+            _ => {
+                let next = self.topics.len() as u32;
+                let topic = *self.topics.entry(&tp.topic).or_insert(next);
+                self.last = Some((address, length, topic));
+                topic
+            }
+        };
+        (u64::from(topic) << 32) | u64::from(tp.partition)
+    }
 }
 
 /// One JoinGroup/SyncGroup round of a rebalance.
