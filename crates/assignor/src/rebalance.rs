@@ -8,6 +8,7 @@
 //!   and the follow-up rebalance hands it to its new owner. Only those partitions pause.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::error::AssignError;
 use crate::fast_map::{FastMap, FastSet};
@@ -143,7 +144,7 @@ pub struct Round {
     /// What the leader's assignor returned.
     pub assignment: Assignment,
     /// From what the members owned going in to what they were given.
-    pub diff: Diff,
+    pub diff: Arc<Diff>,
 }
 
 /// A whole rebalance under one strategy.
@@ -162,8 +163,8 @@ pub struct Rebalance {
     /// What each member stops processing while the group rebalances: under EAGER all it owned;
     /// under COOPERATIVE only what it gives up.
     pub paused: Lists,
-    /// From `before` to the final assignment.
-    pub diff: Diff,
+    /// From `before` to the final assignment: the only round's own, when there is one round.
+    pub diff: Arc<Diff>,
     /// False when a cooperative group still revoked partitions after [`MAX_ROUNDS`] rounds.
     pub settled: bool,
 }
@@ -223,7 +224,7 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
         let revoked_any =
             round_diff.members.iter().any(|(id, c)| !c.revoked.is_empty() && !departed.contains_key(id) && !eager(id));
         let withheld_any = !assignment.withheld.is_empty();
-        rounds.push(Round { generation, assignment, diff: round_diff });
+        rounds.push(Round { generation, assignment, diff: Arc::new(round_diff) });
         if !(revoked_any || withheld_any) || rounds.len() >= MAX_ROUNDS {
             break;
         }
@@ -240,8 +241,8 @@ pub fn rebalance(strategy: Strategy, group: &Group, departed: &Lists) -> Result<
         || rounds.len() < MAX_ROUNDS;
     // With one round, that round's diff already starts from `before`.
     let diff = match rounds.as_slice() {
-        [only] => only.diff.clone(),
-        _ => diff(&before, rounds.last().map_or(&EMPTY.members, |r| &r.assignment.members)),
+        [only] => Arc::clone(&only.diff),
+        _ => Arc::new(diff(&before, rounds.last().map_or(&EMPTY.members, |r| &r.assignment.members))),
     };
     let eager_members = if protocol == RebalanceProtocol::Cooperative {
         group.members.iter().filter(|m| m.eager).map(|m| m.id.clone()).collect()

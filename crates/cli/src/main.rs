@@ -74,7 +74,7 @@ fn main() -> ExitCode {
             batch::run(stdin.lock().lines(), &mut out)
         }
         Command::Show { file, json } => match input::read(&file) {
-            Ok(scenario) => show::run(&scenario, json, &mut out),
+            Ok(scenario) => show::run(scenario, json, &mut out),
             Err(message) => Err(message),
         },
         Command::Link { file, base, embed } => input::read(&file).and_then(|scenario| {

@@ -13,15 +13,18 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::json::{by_id, Partition};
 
-pub fn run(scenario: &Scenario, as_json: bool, out: &mut impl Write) -> Result<(), String> {
-    let (report, model) = Report::begin(scenario);
+pub fn run(mut scenario: Scenario, as_json: bool, out: &mut impl Write) -> Result<(), String> {
+    let (report, model) = Report::begin(&scenario);
     let Some(model) = model else {
         return Err(report.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
     };
+    // From here on the model is the group: the scenario's copy of it goes.
+    let title = std::mem::take(&mut scenario.title);
+    drop(scenario);
     let mut out = BufWriter::new(out);
     if as_json {
         let shown = Shown {
-            title: &scenario.title,
+            title: &title,
             group_strategy: model.selection().strategy.map(Strategy::name),
             group_protocol: model.selection().group_protocol().map(|p| p.name()),
             reason: model.selection().reason(),
@@ -31,7 +34,7 @@ pub fn run(scenario: &Scenario, as_json: bool, out: &mut impl Write) -> Result<(
         serde_json::to_writer(&mut out, &shown).map_err(|e| e.to_string())?;
         writeln!(out).map_err(|e| e.to_string())?;
     } else {
-        table(scenario, &report, &model, &mut out).map_err(|e| e.to_string())?;
+        table(&title, &report, &model, &mut out).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
 }
@@ -87,7 +90,7 @@ fn move_text(m: &Moved) -> String {
     format!("{} {}→{}", m.partition, m.from, m.to.as_deref().unwrap_or("nobody"))
 }
 
-fn table(scenario: &Scenario, report: &Report, model: &Model, out: &mut impl Write) -> std::io::Result<()> {
+fn table(title: &str, report: &Report, model: &Model, out: &mut impl Write) -> std::io::Result<()> {
     let members = &report.members;
     let columns: Vec<Column> =
         Strategy::ALL.iter().map(|&s| Column::new(members, &StrategyReport::new(model, s))).collect();
@@ -104,8 +107,8 @@ fn table(scenario: &Scenario, report: &Report, model: &Model, out: &mut impl Wri
         .collect();
     let rule = widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  ");
 
-    if !scenario.title.is_empty() {
-        write!(out, "{}\n\n", scenario.title)?;
+    if !title.is_empty() {
+        write!(out, "{title}\n\n")?;
     }
     let selection = model.selection();
     if let Some(chosen) = selection.strategy {
