@@ -66,21 +66,21 @@ pub fn diff(before: &Lists, after: &Lists) -> Diff {
     // Owners by dense partition keys: this runs for every strategy on every edit in the playground,
     // and on a million partitions in `kap show`.
     let mut keys = PartitionKeys::default();
-    let (old_owner, new_owner) = (owners(before, &mut keys), owners(after, &mut keys));
+    let (old_owner, new_owner) = (Owners::new(before, &mut keys), Owners::new(after, &mut keys));
     let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     let members = ids
         .into_iter()
         .map(|id| {
             let mut change = MemberChange::default();
             for tp in after.get(id).map(Vec::as_slice).unwrap_or_default() {
-                if old_owner.get(&keys.key(tp)) == Some(&id.as_str()) {
+                if old_owner.get(keys.key(tp)) == Some(id.as_str()) {
                     change.kept.push(tp.clone());
                 } else {
                     change.added.push(tp.clone());
                 }
             }
             for tp in before.get(id).map(Vec::as_slice).unwrap_or_default() {
-                if new_owner.get(&keys.key(tp)) != Some(&id.as_str()) {
+                if new_owner.get(keys.key(tp)) != Some(id.as_str()) {
                     change.revoked.push(tp.clone());
                 }
             }
@@ -90,7 +90,7 @@ pub fn diff(before: &Lists, after: &Lists) -> Diff {
     let mut moved = Vec::new();
     for (from, list) in before {
         for tp in list {
-            let to = new_owner.get(&keys.key(tp)).copied();
+            let to = new_owner.get(keys.key(tp));
             if to != Some(from.as_str()) {
                 moved.push(Moved { partition: tp.clone(), from: from.clone(), to: to.map(str::to_string) });
             }
@@ -100,15 +100,60 @@ pub fn diff(before: &Lists, after: &Lists) -> Diff {
     Diff { members, moved }
 }
 
-/// Each partition's owner in `lists` (the last listed, should two members hold it).
-fn owners<'a>(lists: &'a Lists, keys: &mut PartitionKeys<'a>) -> FastMap<u64, &'a str> {
-    let mut owners = FastMap::with_capacity_and_hasher(lists.values().map(Vec::len).sum(), Default::default());
-    for (member, list) in lists {
-        for tp in list {
-            owners.insert(keys.key(tp), member.as_str());
+/// Each partition's owner in an assignment (the last listed, should two members hold it).
+struct Owners<'a> {
+    /// Per topic number, the owner of each partition number, for topics whose numbers are dense
+    /// (as Kafka's are: 0 to count − 1); empty for the others.
+    dense: Vec<Vec<Option<&'a str>>>,
+    /// Partitions of the other topics.
+    sparse: FastMap<u64, &'a str>,
+}
+
+impl<'a> Owners<'a> {
+    fn new(lists: &'a Lists, keys: &mut PartitionKeys<'a>) -> Owners<'a> {
+        // Per topic number: how many partitions are listed and the highest partition number.
+        let mut extent: Vec<(usize, u64)> = Vec::new();
+        for tp in lists.values().flatten() {
+            let topic = (keys.key(tp) >> 32) as usize;
+            if extent.len() <= topic {
+                extent.resize(topic + 1, (0, 0));
+            }
+            if let Some((count, highest)) = extent.get_mut(topic) {
+                *count += 1;
+                *highest = (*highest).max(u64::from(tp.partition));
+            }
+        }
+        // A topic whose numbers run far beyond its count (a claim on a partition that does not
+        // exist) is looked up by hashing instead: memory stays in proportion to the lists.
+        let dense_enough = |&(count, highest): &(usize, u64)| highest < 2 * count as u64 + 64;
+        let mut owners = Owners {
+            dense: extent
+                .iter()
+                .map(|e| if dense_enough(e) { vec![None; e.1 as usize + 1] } else { Vec::new() })
+                .collect(),
+            sparse: FastMap::default(),
+        };
+        for (member, list) in lists {
+            for tp in list {
+                let key = keys.key(tp);
+                match owners.dense.get_mut((key >> 32) as usize).and_then(|d| d.get_mut(tp.partition as usize)) {
+                    Some(slot) => *slot = Some(member.as_str()),
+                    None => {
+                        owners.sparse.insert(key, member.as_str());
+                    }
+                }
+            }
+        }
+        owners
+    }
+
+    fn get(&self, key: u64) -> Option<&'a str> {
+        let (topic, partition) = ((key >> 32) as usize, (key & u64::from(u32::MAX)) as usize);
+        match self.dense.get(topic).filter(|d| !d.is_empty()) {
+            Some(dense) => dense.get(partition).copied().flatten(),
+            None => self.sparse.get(&key).copied(),
         }
     }
-    owners
 }
 
 /// A partition as one integer: its topic's number (topics numbered as they are met) and its own.
@@ -269,5 +314,17 @@ mod tests {
         assert_eq!(d.members["a"].revoked, vec![tp("t", 1)]);
         assert_eq!(d.members["b"].added, vec![tp("t", 1)]);
         assert_eq!(d.moved, vec![Moved { partition: tp("t", 1), from: "a".into(), to: Some("b".into()) }]);
+    }
+
+    #[test]
+    fn diff_of_a_claim_far_beyond_the_partitions_listed() {
+        // Looked up by hashing, not in a table as long as the partition number.
+        let before: Lists = [("a".into(), vec![tp("t", 0), tp("t", u32::MAX)])].into();
+        let after: Lists = [("a".into(), vec![tp("t", 0)]), ("b".into(), vec![tp("t", 1)])].into();
+        let d = diff(&before, &after);
+        assert_eq!(d.members["a"].kept, vec![tp("t", 0)]);
+        assert_eq!(d.members["a"].revoked, vec![tp("t", u32::MAX)]);
+        assert_eq!(d.members["b"].added, vec![tp("t", 1)]);
+        assert_eq!(d.moved, vec![Moved { partition: tp("t", u32::MAX), from: "a".into(), to: None }]);
     }
 }
