@@ -39,9 +39,11 @@ pub struct Report {
     pub warnings: Vec<Problem>,
     /// The coordinator's choice among the consumers' strategy lists (none without consumers).
     pub selection: Option<Selection>,
+    /// The traps this group falls into (see [`crate::advice`]).
     pub advice: Vec<Advice>,
     /// The consumers' ids, in JoinGroup order.
     pub members: Arc<[String]>,
+    /// Partitions over all topics.
     pub total_partitions: usize,
     /// Whether racks are in play: a consumer has one and some topic knows its replicas' racks.
     pub racks: bool,
@@ -52,13 +54,16 @@ pub struct Report {
 /// One strategy's outcome, or why Kafka's assignor cannot assign the group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrategyReport {
+    /// The strategy every consumer runs here (the group's choice is only one of them).
     pub strategy: Strategy,
+    /// What it comes to; shared, so an unchanged outcome compares equal by identity.
     pub outcome: Result<Arc<Outcome>, AssignError>,
 }
 
 /// One strategy's rebalance and what it comes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// The rebalance as the members live through it: its rounds, diff and pauses.
     pub rebalance: Rebalance,
     /// Of the assignment the group ends with.
     pub metrics: Metrics,
@@ -160,17 +165,34 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ListChange {
     /// `partition` goes to the end of `member`'s list.
-    Add { member: String, partition: TopicPartition },
+    Add {
+        /// The member whose list grows.
+        member: String,
+        /// The partition it gets.
+        partition: TopicPartition,
+    },
     /// `partition` leaves `member`'s list.
-    Remove { member: String, partition: TopicPartition },
+    Remove {
+        /// The member whose list shrinks.
+        member: String,
+        /// The partition it no longer holds.
+        partition: TopicPartition,
+    },
     /// `member`'s list, reordered: Kafka sorts the lists once they are complete.
-    Reorder { member: String, order: Vec<TopicPartition> },
+    Reorder {
+        /// The member whose list is reordered.
+        member: String,
+        /// Its whole list, in the new order.
+        order: Vec<TopicPartition>,
+    },
 }
 
 /// A strategy's step, with what it changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WalkStep {
+    /// The decision, in Kafka's vocabulary.
     pub step: Step,
+    /// What it changes in the assignment being built, in order.
     pub changes: Vec<ListChange>,
 }
 
@@ -248,6 +270,7 @@ impl Replay {
         &self.lists
     }
 
+    /// Each member's list, the replay done.
     pub fn into_lists(self) -> Lists {
         self.lists
     }
@@ -292,10 +315,12 @@ pub fn walk(model: &Model, strategy: Strategy, visit: impl FnMut(WalkStep)) -> R
 pub struct Walkthrough {
     /// In JoinGroup order.
     pub members: Vec<String>,
+    /// Every step, in the order the strategy took them.
     pub steps: Vec<WalkStep>,
 }
 
 impl Walkthrough {
+    /// Records `strategy`'s walk through `model`'s group (see [`walk`]).
     pub fn new(model: &Model, strategy: Strategy) -> Result<Walkthrough, AssignError> {
         let mut steps = Vec::new();
         let walked = walk(model, strategy, |step| steps.push(step))?;
