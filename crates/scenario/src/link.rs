@@ -15,8 +15,13 @@ use crate::ReadError;
 
 /// The prefix of fragments this build writes.
 pub const PREFIX: &str = "v1.";
-/// The most bytes a fragment may inflate to: far above any real scenario, far below a zip bomb.
-pub const MAX_INFLATED: usize = 64 << 20;
+/// The longest fragment decoded: Chromium keeps URLs up to 2 MB, so no longer link can reach a
+/// page; refused on its length alone.
+pub const MAX_FRAGMENT: usize = 2 << 20;
+/// The most bytes a fragment may inflate to (16 MiB): far above any scenario a page can save (a
+/// browser keeps about 5 MB per site), and inflating stops there, so a link that would inflate to
+/// more is refused in bounded time however much it holds.
+pub const MAX_INFLATED: usize = 16 << 20;
 /// Links longer than this get cut or refused by chat tools and issue trackers.
 pub const LONG_LINK: usize = 2000;
 
@@ -27,8 +32,10 @@ pub enum LinkError {
     NotALink,
     /// Made by a newer version of the playground.
     FutureVersion(u32),
-    /// Cut short or altered on the way (bad base64, bad deflate stream, or too large).
+    /// Cut short or altered on the way (bad base64, bad deflate stream).
     Damaged(String),
+    /// Longer than [`MAX_FRAGMENT`], or inflating to more than [`MAX_INFLATED`] bytes.
+    TooLarge,
     /// Decoded, but not a scenario this version reads.
     Invalid(ReadError),
     /// The link's version and its scenario's differ: made by hand or altered.
@@ -49,6 +56,12 @@ impl fmt::Display for LinkError {
                 "this link was made by a newer version of the playground (format {v}; this one reads up to {VERSION})"
             ),
             LinkError::Damaged(why) => write!(f, "this link is damaged, perhaps cut short when it was copied ({why})"),
+            LinkError::TooLarge => write!(
+                f,
+                "this link holds more than this version opens (at most {} MB of scenario, {} MB of link)",
+                MAX_INFLATED >> 20,
+                MAX_FRAGMENT >> 20
+            ),
             LinkError::Invalid(why) => write!(f, "this link holds a scenario this version cannot read: {why}"),
             LinkError::MixedVersions { link, scenario } => write!(
                 f,
@@ -77,10 +90,17 @@ pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
     if version == 0 {
         return Err(LinkError::NotALink);
     }
+    if payload.len() > MAX_FRAGMENT {
+        return Err(LinkError::TooLarge);
+    }
     let deflated =
         URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|e| LinkError::Damaged(e.to_string()))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED)
-        .map_err(|e| LinkError::Damaged(format!("{:?}", e.status).to_lowercase()))?;
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED).map_err(|e| match e.status {
+            // The stream goes on past the limit: a valid stream, too large to open.
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
+            status => LinkError::Damaged(format!("{status:?}").to_lowercase()),
+        })?;
     let text = std::str::from_utf8(&json).map_err(|e| LinkError::Damaged(e.to_string()))?;
     let scenario = crate::parse_scenario(text).map_err(LinkError::Invalid)?;
     if scenario.version != version {
@@ -161,6 +181,22 @@ mod tests {
             assert!(decode(&full[..cut]).is_err(), "cut at {cut}");
         }
         assert_eq!(decode(&full).unwrap(), scenario);
+    }
+
+    #[test]
+    fn oversized_links_are_refused_by_their_size() {
+        // A 24 MB title deflates to a short link; inflating stops at the limit.
+        let scenario = Scenario { title: "a".repeat(24 << 20), ..Scenario::default() };
+        let fragment = encode(&scenario);
+        assert!(fragment.len() < MAX_FRAGMENT, "{} characters", fragment.len());
+        let started = std::time::Instant::now();
+        assert_eq!(decode(&fragment), Err(LinkError::TooLarge));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        assert_eq!(decode(&format!("v1.{}", "A".repeat(MAX_FRAGMENT + 1))), Err(LinkError::TooLarge));
+        // Under the limits, the title is still refused by validation, before anything is computed.
+        let long_title = Scenario { title: "a".repeat(crate::validate::MAX_TITLE + 1), ..Scenario::default() };
+        let decoded = decode(&encode(&long_title)).unwrap();
+        assert_eq!(crate::validate::errors(&decoded)[0].message, "a title has at most 200 characters");
     }
 
     #[test]

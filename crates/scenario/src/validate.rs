@@ -1,5 +1,8 @@
 //! Every check a scenario passes before anything is computed, with messages a person can act on.
 //! The playground shows them beside the field they name; the CLI prints them.
+//!
+//! Every text has a size limit, checked on its length before anything looks at its characters, so
+//! that a hostile file or link is refused in time proportional to the limit, never to the text.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -14,10 +17,21 @@ pub const MAX_TOTAL_PARTITIONS: u64 = 1_000_000;
 pub const MAX_TOPICS: usize = 10_000;
 /// The most consumers a scenario may have here.
 pub const MAX_CONSUMERS: usize = 10_000;
-/// Kafka's limit on topic name length.
+/// Kafka's limit on topic name length (`Topic.MAX_NAME_LENGTH`); `group.instance.id` follows the
+/// same rule (`JoinGroupRequest.validateGroupInstanceId`).
 pub const MAX_TOPIC_NAME: usize = 249;
-/// The longest `member.id` and `group.instance.id` here.
+/// The playground's limit on a `member.id` (the coordinator makes them: client id and a UUID).
 pub const MAX_ID: usize = 255;
+/// A rack id travels as a protocol string (ConsumerProtocolSubscription v3, the brokers'
+/// metadata), whose length is an int16: at most 32,767 bytes.
+pub const MAX_RACK: usize = 32_767;
+/// The playground's limit on one subscription pattern (Kafka sets none; compiling one costs time
+/// in proportion to its length).
+pub const MAX_PATTERN: usize = 1_000;
+/// A scenario's title is a heading.
+pub const MAX_TITLE: usize = 200;
+/// A scenario's notes are a paragraph or a few.
+pub const MAX_NOTES: usize = 5_000;
 
 /// Where in a scenario a problem is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,16 +91,82 @@ fn topic_name_problem(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("a topic needs a name".into());
     }
+    kafka_name_problem(name, "topic name")
+}
+
+/// Kafka's rule for a `group.instance.id`: the topic-name rule (`Topic.validate`), checked by the
+/// consumer's own configuration, which refuses to start otherwise.
+pub fn instance_id_problem(id: &str) -> Option<String> {
+    if id.is_empty() {
+        return Some("a group.instance.id cannot be empty".into());
+    }
+    kafka_name_problem(id, "group.instance.id")
+}
+
+fn kafka_name_problem(name: &str, what: &str) -> Option<String> {
     if name.len() > MAX_TOPIC_NAME {
-        return Some(format!("a topic name has at most {MAX_TOPIC_NAME} characters"));
+        return Some(format!("a {what} has at most {MAX_TOPIC_NAME} characters"));
     }
     if name == "." || name == ".." {
-        return Some(format!("{name:?} is not a legal topic name"));
+        return Some(format!("{name:?} is not a legal {what}"));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
-        return Some(format!("{c:?} is not allowed in a topic name (letters, digits, '.', '_' and '-' are)"));
+        return Some(format!("{c:?} is not allowed in a {what} (letters, digits, '.', '_' and '-' are)"));
     }
     None
+}
+
+/// Whether `text` has more than `max` characters, without counting the characters of a text
+/// that is longer than `max` could ever be (a character is at most 4 bytes in UTF-8).
+pub fn longer_than(text: &str, max: usize) -> bool {
+    text.len() > max && (text.len() > max.saturating_mul(4) || text.chars().count() > max)
+}
+
+/// Why a rack id cannot be sent, if it cannot.
+pub fn rack_problem(rack: &str) -> Option<String> {
+    (rack.len() > MAX_RACK).then(|| format!("a rack id has at most {MAX_RACK} bytes"))
+}
+
+/// Why a count typed into a field is not one (`what`: "a partition count"), or the count; `None`
+/// for an empty field. Checked by its digits before it is parsed: no count is ever built from a
+/// text longer than the largest count allowed.
+pub fn parse_count(text: &str, what: &str, max: u32) -> Result<Option<u32>, String> {
+    let digits = text.trim();
+    if digits.is_empty() {
+        return Ok(None);
+    }
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let shown: String = digits.chars().take(24).collect();
+        let cut = if shown.len() < digits.len() { "…" } else { "" };
+        return Err(format!("{:?} is not {what}", format!("{shown}{cut}")));
+    }
+    let significant = digits.trim_start_matches('0');
+    if significant.is_empty() {
+        return Ok(Some(0));
+    }
+    if significant.len() > max.to_string().len() {
+        return Err(format!("at most {max}"));
+    }
+    match significant.parse::<u32>() {
+        Ok(n) if n <= max => Ok(Some(n)),
+        _ => Err(format!("at most {max}")),
+    }
+}
+
+/// A partition count as typed: `None` for an empty field, else the count or why it is refused.
+pub fn parse_partition_count(text: &str) -> Result<Option<u32>, String> {
+    let too_many = || format!("at most {MAX_TOPIC_PARTITIONS} partitions per topic");
+    let count = parse_count(text, "a partition count", MAX_TOPIC_PARTITIONS).map_err(|e| {
+        if e.starts_with("at most") {
+            too_many()
+        } else {
+            e
+        }
+    })?;
+    match count.and_then(|n| partition_count_problem(u64::from(n))) {
+        Some(problem) => Err(problem),
+        None => Ok(count),
+    }
 }
 
 /// A partition count, as typed, checked.
@@ -121,6 +201,12 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             ),
         );
     }
+    if longer_than(&scenario.title, MAX_TITLE) {
+        error(Location::Scenario, format!("a title has at most {MAX_TITLE} characters"));
+    }
+    if longer_than(&scenario.notes, MAX_NOTES) {
+        error(Location::Scenario, format!("the notes have at most {MAX_NOTES} characters"));
+    }
     if scenario.topics.len() > MAX_TOPICS {
         error(Location::Scenario, format!("at most {MAX_TOPICS} topics"));
     }
@@ -146,12 +232,18 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             if layout.racks.is_empty() {
                 error(Location::Topic { index, field: "replicas" }, "name at least one rack for the replicas".into());
             }
+            if let Some(message) = layout.racks.iter().find_map(|r| rack_problem(r)) {
+                error(Location::Topic { index, field: "replicas" }, message);
+            }
             if layout.factor as usize > layout.racks.len().max(1) {
                 error(
                     Location::Topic { index, field: "replicas" },
                     format!("replication factor {} needs at least {} racks", layout.factor, layout.factor),
                 );
             }
+        }
+        if let Some(message) = topic.rack_overrides.values().flatten().find_map(|r| rack_problem(r)) {
+            error(Location::Topic { index, field: "racks" }, message);
         }
         if let Some((&p, _)) = topic.rack_overrides.iter().find(|(&p, _)| p >= topic.partitions) {
             error(
@@ -176,8 +268,8 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             error(Location::Consumer { index, field: "id" }, format!("there is already a consumer {id:?}"));
         }
         if let Some(instance) = &consumer.instance_id {
-            if instance.trim().is_empty() {
-                error(Location::Consumer { index, field: "instance_id" }, "a group.instance.id cannot be blank".into());
+            if let Some(message) = instance_id_problem(instance) {
+                error(Location::Consumer { index, field: "instance_id" }, message);
             } else if !instances.insert(instance.as_str()) {
                 // The coordinator fences the second member with the same instance id (KIP-345).
                 error(
@@ -185,6 +277,9 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
                     format!("group.instance.id {instance:?} is already used by another consumer"),
                 );
             }
+        }
+        if let Some(message) = consumer.rack.as_deref().and_then(rack_problem) {
+            error(Location::Consumer { index, field: "rack" }, message);
         }
         for name in &consumer.strategies {
             if name.parse::<assignor::Strategy>().is_err() {
@@ -201,7 +296,12 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             );
         }
         for pattern in &consumer.patterns {
-            if let Err(message) = compile_pattern(pattern) {
+            if longer_than(pattern, MAX_PATTERN) {
+                error(
+                    Location::Consumer { index, field: "patterns" },
+                    format!("a pattern has at most {MAX_PATTERN} characters"),
+                );
+            } else if let Err(message) = compile_pattern(pattern) {
                 error(Location::Consumer { index, field: "patterns" }, message);
             }
         }
@@ -236,5 +336,57 @@ pub fn checked(scenario: Scenario) -> Result<Scenario, Problem> {
     match problems(&scenario).into_iter().find(|p| p.severity == Severity::Error) {
         Some(problem) => Err(problem),
         None => Ok(scenario),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_checked_by_their_digits_before_they_are_parsed() {
+        assert_eq!(parse_partition_count(""), Ok(None));
+        assert_eq!(parse_partition_count(" 12 "), Ok(Some(12)));
+        assert_eq!(parse_partition_count("0007"), Ok(Some(7)));
+        assert_eq!(parse_partition_count("1000000"), Ok(Some(1_000_000)));
+        assert_eq!(parse_partition_count("0"), Err("a topic has at least one partition".into()));
+        assert_eq!(parse_partition_count("000"), Err("a topic has at least one partition".into()));
+        for too_many in ["1000001", "1000000000", "99999999999999999999999999", &"9".repeat(1 << 20)] {
+            assert_eq!(parse_partition_count(too_many), Err("at most 1000000 partitions per topic".into()));
+        }
+        assert_eq!(parse_partition_count("-1"), Err("\"-1\" is not a partition count".into()));
+        assert_eq!(parse_partition_count("1e3"), Err("\"1e3\" is not a partition count".into()));
+        let long = format!("x{}", "9".repeat(100));
+        assert_eq!(
+            parse_partition_count(&long),
+            Err(format!("{:?} is not a partition count", format!("x{}…", "9".repeat(23))))
+        );
+        assert_eq!(parse_count("32768", "a replication factor", 32_767), Err("at most 32767".into()));
+    }
+
+    #[test]
+    fn texts_have_limits() {
+        assert!(!longer_than("ü".repeat(200).as_str(), 200));
+        assert!(longer_than("ü".repeat(201).as_str(), 200));
+        assert!(longer_than(&"a".repeat(60 << 20), 200));
+        let mut s = Scenario { title: "t".repeat(MAX_TITLE), notes: "n".repeat(MAX_NOTES), ..Scenario::default() };
+        assert!(errors(&s).is_empty());
+        s.title.push('t');
+        s.notes.push('n');
+        let messages: Vec<String> = errors(&s).into_iter().map(|p| p.message).collect();
+        assert_eq!(messages, ["a title has at most 200 characters", "the notes have at most 5000 characters"]);
+
+        assert_eq!(instance_id_problem("c-1.a_b"), None);
+        assert_eq!(instance_id_problem(""), Some("a group.instance.id cannot be empty".into()));
+        assert_eq!(
+            instance_id_problem("my instance"),
+            Some("' ' is not allowed in a group.instance.id (letters, digits, '.', '_' and '-' are)".into())
+        );
+        assert_eq!(
+            instance_id_problem(&"i".repeat(250)),
+            Some("a group.instance.id has at most 249 characters".into())
+        );
+        assert_eq!(rack_problem(&"r".repeat(MAX_RACK)), None);
+        assert_eq!(rack_problem(&"r".repeat(MAX_RACK + 1)), Some("a rack id has at most 32767 bytes".into()));
     }
 }
