@@ -6,70 +6,56 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
-use scenario::{presets, Scenario};
+use scenario::presets;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
 use crate::computed::summarised;
+use crate::saved::{self, Origin};
 use crate::state::{Action, State};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::panel::{PanelRef, StrategyPanel};
+use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::ShareBar;
 use crate::ui::Store;
 
 /// How long the URL waits after an edit before it is rewritten.
 const URL_DELAY_MS: u32 = 300;
 
-/// The scenario to open on, and a message if the link could not be opened.
-fn opening(embed: bool) -> (Scenario, Option<String>) {
-    // An embed shows its link, never the visitor's own saved work.
-    let saved = || {
-        (!embed)
-            .then(browser::load_saved)
-            .flatten()
-            .and_then(|text| scenario::parse_scenario(&text).ok())
-            .filter(|s| scenario::validate::errors(s).is_empty())
-    };
-    let first_preset = || presets::all().first().and_then(|p| p.scenario().ok()).unwrap_or_default();
-    let fragment = browser::fragment();
-    if fragment.is_empty() {
-        return (saved().unwrap_or_else(first_preset), None);
-    }
-    match scenario::link::decode(&fragment) {
-        Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => (scenario, None),
-        Ok(scenario) => {
-            let why = scenario::validate::errors(&scenario).first().map(ToString::to_string).unwrap_or_default();
-            (
-                saved().unwrap_or_else(first_preset),
-                Some(format!("This link's scenario cannot run: {why}. Your saved work is shown instead, unchanged.")),
-            )
-        }
-        Err(e) => {
-            (saved().unwrap_or_else(first_preset), Some(format!("{e}. Your saved work is shown instead, unchanged.")))
-        }
-    }
-}
-
 #[function_component]
 pub fn App() -> Html {
     let embed = use_memo((), |_| browser::is_embed());
-    let store = use_reducer(|| {
-        let (scenario, banner) = opening(browser::is_embed());
-        State::new(scenario).apply(Action::Banner(banner))
+    // The link, the saved work or a preset; what the page says about the saved work.
+    let first = use_memo((), |_| crate::ui::saved::opening(browser::is_embed()));
+    let store = use_reducer({
+        let first = Rc::clone(&first);
+        move || State::new(first.0.scenario.clone()).apply(Action::Banner(first.1.clone()))
     });
+    let keeper = {
+        let (session, first) = (use_mut_ref(|| first.0.session.clone()), Rc::clone(&first));
+        Keeper::new(session, use_reducer(move || Status::new(&first.0)))
+    };
+    // The scenario on screen, for listeners set up once.
+    let latest = use_mut_ref(|| Rc::clone(&store.scenario));
     let url_timer = use_mut_ref(|| None::<Timeout>);
+    use_effect_with(*embed, |embed| {
+        if !embed {
+            crate::ui::saved::tidy();
+        }
+    });
     {
         // Keep the link and the saved work in step with the scenario (never the embed's).
-        let (scenario, embed) = (Rc::clone(&store.scenario), *embed);
+        let (scenario, embed, keeper, latest) = (Rc::clone(&store.scenario), *embed, keeper.clone(), latest.clone());
         use_effect_with(scenario, move |scenario| {
+            *latest.borrow_mut() = Rc::clone(scenario);
             // Encoding compresses the whole scenario: do it once the edits pause, not per edit.
             let current = Rc::clone(scenario);
             *url_timer.borrow_mut() = Some(Timeout::new(URL_DELAY_MS, move || {
                 browser::replace_fragment(&scenario::link::encode(&current));
                 if !embed {
-                    browser::save(&scenario::to_json(&current));
+                    keeper.save(&current);
                 }
             }));
         });
@@ -102,18 +88,24 @@ pub fn App() -> Html {
     }
     {
         // A link pasted into the address bar of an open page changes only the fragment.
-        let store = store.clone();
+        let (store, keeper) = (store.clone(), keeper.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "hashchange", move |_| {
                     let fragment = browser::fragment();
-                    if fragment.is_empty() || fragment == scenario::link::encode(&store.scenario) {
+                    let current = Rc::clone(&latest.borrow());
+                    if fragment.is_empty() || fragment == scenario::link::encode(&current) {
                         return;
                     }
                     match scenario::link::decode(&fragment) {
                         Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => {
+                            // The work it replaces is kept, and offered back.
+                            let previous = Rc::new(keeper.current(&current));
+                            let opened = saved::title_of(&scenario);
+                            keeper.begin(Origin::Link);
                             store.dispatch(Action::Load(scenario));
                             store.dispatch(Action::Banner(None));
+                            keeper.status.dispatch(StatusAction::Previous(Some((previous, opened))));
                         }
                         Ok(_) => store.dispatch(Action::Banner(Some(
                             "This link's scenario cannot run; your work is unchanged.".into(),
@@ -127,7 +119,9 @@ pub fn App() -> Html {
     }
     html! {
         <ContextProvider<Store> context={store.clone()}>
-            if *embed { <EmbedView /> } else { <Playground /> }
+            <ContextProvider<Keeper> context={keeper}>
+                if *embed { <EmbedView /> } else { <Playground /> }
+            </ContextProvider<Keeper>>
         </ContextProvider<Store>>
     }
 }
@@ -144,14 +138,17 @@ fn Playground() -> Html {
             <header class="top">
                 <h1>{ "Kafka Assignor Playground" }</h1>
                 <PresetPicker />
+                <RecentScenarios />
                 <div class="history" role="group" aria-label="history">
                     <button type="button" onclick={dispatch(|| Action::Undo)} disabled={!store.can_undo()} title="Ctrl+Z">{ "Undo" }</button>
                     <button type="button" onclick={dispatch(|| Action::Redo)} disabled={!store.can_redo()} title="Ctrl+Shift+Z">{ "Redo" }</button>
                     <button type="button" onclick={dispatch(|| Action::Forget)} title="treat the current group as a fresh group">{ "Fresh start" }</button>
                 </div>
                 <ShareBar />
+                <UnsavedBanner />
             </header>
             <Banner />
+            <SavedBanners />
             <main class="layout">
                 <div class="edit">
                     <Intro />
@@ -218,16 +215,23 @@ fn Intro() -> Html {
 #[function_component]
 fn PresetPicker() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    let keeper = use_context::<Keeper>();
     let all = use_memo((), |_| presets::all());
     let current = all.iter().position(|p| p.title == store.scenario.title);
     let onchange = {
-        let (store, all) = (store.clone(), Rc::clone(&all));
+        let (store, all, keeper) = (store.clone(), Rc::clone(&all), keeper.clone());
         Callback::from(move |e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
             let index = select.selected_index() - 1;
             let Some(preset) = usize::try_from(index).ok().and_then(|i| all.get(i)) else { return };
             match preset.scenario() {
-                Ok(scenario) => store.dispatch(Action::Load(scenario)),
+                Ok(scenario) => {
+                    // A new entry: the scenario it replaces is kept (Recent).
+                    if let Some(keeper) = &keeper {
+                        keeper.begin(Origin::Own);
+                    }
+                    store.dispatch(Action::Load(scenario))
+                }
                 Err(error) => store.dispatch(Action::Banner(Some(error.to_string()))),
             }
         })

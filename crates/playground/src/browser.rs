@@ -3,7 +3,7 @@
 
 use wasm_bindgen::JsValue;
 
-const STORAGE_KEY: &str = "kafka-assignor-playground/scenario";
+use crate::saved::{Unsaved, Write};
 
 fn window() -> Option<web_sys::Window> {
     web_sys::window()
@@ -45,14 +45,65 @@ fn storage() -> Option<web_sys::Storage> {
     window()?.local_storage().ok().flatten()
 }
 
-/// The saved working scenario, if storage is available and holds one.
-pub fn load_saved() -> Option<String> {
-    storage()?.get_item(STORAGE_KEY).ok().flatten()
+/// The text stored under `key`, if storage is available and holds one.
+pub fn stored(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
 }
 
-/// Saves the working scenario; false when storage is unavailable or full.
-pub fn save(json: &str) -> bool {
-    storage().is_some_and(|s| s.set_item(STORAGE_KEY, json).is_ok())
+/// Every key in storage.
+pub fn stored_keys() -> Vec<String> {
+    let Some(storage) = storage() else { return Vec::new() };
+    (0..storage.length().unwrap_or(0)).filter_map(|i| storage.key(i).ok().flatten()).collect()
+}
+
+/// Runs `writes` in order, stopping at the first the browser refuses: how many ran, and why the
+/// rest did not.
+pub fn store(writes: &[Write]) -> (usize, Option<Unsaved>) {
+    let Some(storage) = storage() else { return (0, Some(Unsaved::Unavailable)) };
+    for (done, write) in writes.iter().enumerate() {
+        let result = match write {
+            Write::Set { key, value } => storage.set_item(key, value).map_err(|e| refusal(&e, value.len())),
+            Write::Remove { key } => storage.remove_item(key).map_err(|e| refusal(&e, 0)),
+        };
+        if let Err(why) = result {
+            return (done, Some(why));
+        }
+    }
+    (writes.len(), None)
+}
+
+/// What a storage exception means, by its `DOMException` name.
+fn refusal(error: &JsValue, needed: usize) -> Unsaved {
+    let field =
+        |name: &str| web_sys::js_sys::Reflect::get(error, &JsValue::from_str(name)).ok().and_then(|v| v.as_string());
+    match field("name").as_deref() {
+        // Firefox's older name for the same.
+        Some("QuotaExceededError" | "NS_ERROR_DOM_QUOTA_REACHED") => Unsaved::Full { needed },
+        Some("SecurityError") => Unsaved::Unavailable,
+        name => {
+            Unsaved::Refused(field("message").or(name.map(String::from)).unwrap_or_else(|| "no reason given".into()))
+        }
+    }
+}
+
+/// Milliseconds since the epoch.
+pub fn now() -> f64 {
+    web_sys::js_sys::Date::now()
+}
+
+/// A new id for a history entry: the time and a random part, so tabs never pick the same.
+pub fn fresh_id() -> String {
+    format!("{:x}{:06x}", now() as u64, (web_sys::js_sys::Math::random() * f64::from(1 << 24)) as u32)
+}
+
+/// A time as the reader's browser writes dates: "1 Dec 2026, 09:42".
+pub fn local_time(ms: f64) -> String {
+    let date = web_sys::js_sys::Date::new(&JsValue::from_f64(ms));
+    let options = web_sys::js_sys::Object::new();
+    for (key, value) in [("dateStyle", "medium"), ("timeStyle", "short")] {
+        let _ = web_sys::js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::from_str(value));
+    }
+    date.to_locale_string("default", &options).as_string().unwrap_or_default()
 }
 
 /// Copies to the clipboard where the page may (a secure context); false where it may not.

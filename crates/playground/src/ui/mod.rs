@@ -5,6 +5,7 @@ pub mod editors;
 pub mod explain;
 pub mod fields;
 pub mod panel;
+pub mod saved;
 pub mod share;
 
 use yew::UseReducerHandle;

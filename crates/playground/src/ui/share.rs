@@ -39,17 +39,22 @@ pub fn ShareBar() -> Html {
             browser::download(&format!("{name}.json"), &scenario::to_json(&scenario));
         })
     };
+    let keeper = use_context::<crate::ui::saved::Keeper>();
     let import = {
         let store = store.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
-            let store = store.clone();
+            let (store, keeper) = (store.clone(), keeper.clone());
             let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
                 let parsed =
                     text.map_err(|e| e.to_string()).and_then(|t| scenario::read_file(&t).map_err(|e| e.to_string()));
                 match parsed {
                     Ok(scenario) => {
+                        // A new entry: the scenario it replaces is kept (Recent).
+                        if let Some(keeper) = &keeper {
+                            keeper.begin(crate::saved::Origin::Own);
+                        }
                         store.dispatch(Action::Load(scenario));
                         store.dispatch(Action::Banner(None));
                     }
@@ -87,7 +92,7 @@ pub fn ShareBar() -> Html {
     }
 }
 
-fn slug(title: &str) -> String {
+pub fn slug(title: &str) -> String {
     let slug: String =
         title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     slug.split('-').filter(|s| !s.is_empty()).take(8).collect::<Vec<_>>().join("-")
