@@ -1,10 +1,13 @@
 // The user's work is never lost: a link opened over saved work keeps it one click away, a full
 // storage says the work is not saved and offers the JSON file, unreadable saved work is kept as it
-// is and offered as a file, a number is applied only whole, and oversized links and texts are
-// refused quickly.
+// is and offered as a file, a number is applied only whole, and oversized links, files and texts
+// are refused quickly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
   collectErrors,
@@ -232,7 +235,7 @@ test('a number typed key by key is applied whole: the model, the link and the sa
   await context.close();
 });
 
-test('a link with an oversized title, and over-long texts, are refused quickly with a message', async () => {
+test('a link with an oversized title, an oversized file and over-long texts are refused quickly with a message', async () => {
   const context = await env.browser.newContext();
   const preset = JSON.parse(kap(['preset', 'range-imbalance']));
   for (const [title, message] of [
@@ -267,6 +270,20 @@ test('a link with an oversized title, and over-long texts, are refused quickly w
     await field(page, label).fill(text);
     await page.waitForFunction((l) => [...document.querySelectorAll('label.field')].some((f) => f.querySelector('.label').textContent === l && f.querySelector('[role=alert]')), label);
     assert.equal(await fieldAlert(page, label), alert, label);
+  }
+  // A file is refused by its size before it is read.
+  const dir = mkdtempSync(join(tmpdir(), 'kap-big-'));
+  try {
+    const file = join(dir, 'big.json');
+    writeFileSync(file, `{"title": "${'a'.repeat(17 << 20)}"}`);
+    await page.setInputFiles('input[type=file]', file);
+    await page.waitForSelector('.banner[role=alert]');
+    assert.equal(
+      await page.textContent('.banner[role=alert] > span'),
+      'That file could not be opened: it is larger than 16 MB, the most a scenario may be',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   assert.deepEqual(await panels(page), before);
   assert.deepEqual(errors, []);

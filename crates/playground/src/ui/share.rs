@@ -45,6 +45,14 @@ pub fn ShareBar() -> Html {
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            // Refused by its size before it is read: the most a link may hold.
+            if file.size() > scenario::link::MAX_INFLATED as f64 {
+                let limit = scenario::link::MAX_INFLATED >> 20;
+                input.set_value("");
+                return store.dispatch(Action::Banner(Some(format!(
+                    "That file could not be opened: it is larger than {limit} MB, the most a scenario may be"
+                ))));
+            }
             let (store, keeper) = (store.clone(), keeper.clone());
             let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
                 let parsed =
