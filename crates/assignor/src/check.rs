@@ -250,7 +250,7 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
         .iter()
         .filter_map(|m| m.rack.as_deref().filter(|r| !r.is_empty()).map(|r| (m.id.as_str(), r)))
         .collect();
-    let replicas: FastMap<&str, &Vec<Vec<String>>> = group
+    let replicas: FastMap<&str, &Vec<Vec<Option<String>>>> = group
         .topics
         .iter()
         .filter(|t| !t.replica_racks.is_empty())
@@ -264,7 +264,9 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
                 let Some(of_partition) = replicas.get(&*tp.topic).and_then(|r| r.get(tp.partition as usize)) else {
                     continue;
                 };
-                if !of_partition.is_empty() && !of_partition.iter().any(|r| r == rack) {
+                // Counted only where some replica's rack is known: a broker without a rack says nothing.
+                let known = || of_partition.iter().flatten();
+                if known().next().is_some() && !known().any(|r| r == rack) {
                     cross_rack += 1;
                 }
             }

@@ -6,10 +6,13 @@ use std::cmp::Ordering;
 /// Java's `String.compareTo`: UTF-16 code units, not code points. The two orders differ only when a
 /// character at or above U+10000 meets one in U+E000..=U+FFFF, which an ASCII string never has.
 pub fn cmp_str(a: &str, b: &str) -> Ordering {
-    if a.is_ascii() || b.is_ascii() {
-        a.cmp(b)
-    } else {
-        a.encode_utf16().cmp(b.encode_utf16())
+    // UTF-8 bytes order like code points. Where the first differing bytes are both ASCII, the
+    // code points there are ASCII too, and code point order is UTF-16 order.
+    let differ = a.bytes().zip(b.bytes()).position(|(x, y)| x != y);
+    match differ {
+        None => a.len().cmp(&b.len()),
+        Some(i) if a.as_bytes()[i].is_ascii() && b.as_bytes()[i].is_ascii() => a.as_bytes()[i].cmp(&b.as_bytes()[i]),
+        Some(_) => a.encode_utf16().cmp(b.encode_utf16()),
     }
 }
 
@@ -93,6 +96,12 @@ mod tests {
         assert_eq!(cmp_str(private_use, emoji), Ordering::Greater);
         assert_eq!(cmp_str("a", "b"), Ordering::Less);
         assert_eq!(cmp_str("ab", "a"), Ordering::Greater);
+        // After an equal prefix, ASCII or not, and where ASCII meets a multi-byte character.
+        assert_eq!(cmp_str("topic-\u{E000}", "topic-😀"), Ordering::Greater);
+        assert_eq!(cmp_str("é1", "é2"), Ordering::Less);
+        assert_eq!(cmp_str("a", "é"), Ordering::Less);
+        assert_eq!(cmp_str("t\u{E000}", "t\u{E000}"), Ordering::Equal);
+        assert_eq!(cmp_str("t\u{E000}", "t\u{E000}x"), Ordering::Less);
     }
 
     #[test]

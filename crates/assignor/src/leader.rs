@@ -19,57 +19,72 @@ use crate::Strategy;
 /// `group.topics`) and the subscriptions in JoinGroup order.
 pub fn view(strategy: Strategy, group: &Group) -> (Vec<&Topic>, Vec<Subscription>) {
     let subscriptions: Vec<Subscription> = group.members.iter().map(|m| subscription(strategy, m)).collect();
-    (partitions_per_topic(group, &subscriptions), subscriptions)
+    (partitions_per_topic(&group.topics, &subscriptions), subscriptions)
 }
 
 /// The subscription `member`'s client sends when it rejoins under `strategy`.
 pub fn subscription(strategy: Strategy, member: &Member) -> Subscription {
-    let mut topics = member.topics.clone();
-    topics.sort_by(|a, b| java::cmp_str(a, b));
+    into_subscription(strategy, member.clone())
+}
+
+/// [`subscription`], taking the member's lists rather than copying them (large groups hold a
+/// million owned partitions and as many subscribed topic names).
+pub fn into_subscription(strategy: Strategy, member: Member) -> Subscription {
+    let Member { id, instance_id, rack, mut topics, owned, generation, eager } = member;
+    // Clients usually list their topics sorted already: then the check is all the work.
+    if !topics.is_sorted_by(|a, b| java::cmp_str(a, b).is_le()) {
+        topics.sort_by(|a, b| java::cmp_str(a, b));
+    }
     topics.dedup();
     let (owned_partitions, user_data) = match strategy {
         Strategy::Range | Strategy::RoundRobin => (Vec::new(), None),
         // A member that never received an assignment has no user data yet.
         Strategy::Sticky => (
             Vec::new(),
-            member
-                .generation
-                .map(|generation| UserData::Sticky { partitions: member.owned.clone(), generation: Some(generation) }),
+            generation.map(|generation| UserData::Sticky { partitions: owned, generation: Some(generation) }),
         ),
         Strategy::CooperativeSticky => {
             // An eager client has revoked everything before joining: it owns nothing it can send.
-            let mut owned = if member.eager { Vec::new() } else { member.owned.clone() };
-            owned.sort();
-            let generation = member.generation.unwrap_or(-1);
-            (owned, Some(UserData::Cooperative { generation }))
+            let mut owned = if eager { Vec::new() } else { owned };
+            if !owned.is_sorted() {
+                owned.sort();
+            }
+            (owned, Some(UserData::Cooperative { generation: generation.unwrap_or(-1) }))
         }
     };
     Subscription {
-        member_id: member.id.clone(),
-        group_instance_id: member.instance_id.clone(),
-        rack: member.rack.clone(),
+        member_id: id,
+        group_instance_id: instance_id,
+        rack,
         topics,
         owned_partitions,
-        generation: member.generation,
+        generation,
         user_data,
     }
 }
 
 /// `AbstractPartitionAssignor.assign`: the subscribed topics, through a `HashSet` filled member by
 /// member in `HashMap` order, then kept if the cluster has them with at least one partition.
-fn partitions_per_topic<'g>(group: &'g Group, subscriptions: &[Subscription]) -> Vec<&'g Topic> {
+pub(crate) fn partitions_per_topic<'g>(topics: &'g [Topic], subscriptions: &[Subscription]) -> Vec<&'g Topic> {
     let member_hashes: Vec<i32> = subscriptions.iter().map(|s| java::string_hash(&s.member_id)).collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut inserted: Vec<&str> = Vec::new();
+    let mut previous: Option<&[String]> = None;
     for m in java::iteration_order(&member_hashes, Link::Tail) {
-        for topic in subscriptions.get(m).map_or(&[][..], |s| &s.topics[..]) {
+        let listed = subscriptions.get(m).map_or(&[][..], |s| &s.topics[..]);
+        // Members often share one subscription: a list seen just before adds nothing.
+        if previous == Some(listed) {
+            continue;
+        }
+        previous = Some(listed);
+        for topic in listed {
             if seen.insert(topic) {
                 inserted.push(topic);
             }
         }
     }
     let topic_hashes: Vec<i32> = inserted.iter().map(|t| java::string_hash(t)).collect();
-    let by_name: HashMap<&str, &Topic> = group.topics.iter().map(|t| (t.name.as_str(), t)).collect();
+    let by_name: HashMap<&str, &Topic> = topics.iter().map(|t| (t.name.as_str(), t)).collect();
     java::iteration_order(&topic_hashes, Link::Tail)
         .into_iter()
         .filter_map(|i| inserted.get(i).and_then(|name| by_name.get(name)).copied())

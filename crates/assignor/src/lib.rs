@@ -117,6 +117,17 @@ pub fn assign(strategy: Strategy, group: &Group) -> Result<Assignment, AssignErr
     assign_traced(strategy, group, &mut NoTrace)
 }
 
+/// [`assign`] for a group the caller is done with: each member's lists become its subscription
+/// without a copy, which is what a large batch line needs.
+pub fn assign_owned(strategy: Strategy, group: Group) -> Result<Assignment, AssignError> {
+    check_names(&group)?;
+    let Group { topics, members } = group;
+    let subscriptions: Vec<Subscription> =
+        members.into_iter().map(|m| leader::into_subscription(strategy, m)).collect();
+    let per_topic = leader::partitions_per_topic(&topics, &subscriptions);
+    run(strategy, &per_topic, &subscriptions, &mut NoTrace)
+}
+
 /// [`assign`], recording each decision in `trace`.
 pub fn assign_traced<T: Tracer>(strategy: Strategy, group: &Group, trace: &mut T) -> Result<Assignment, AssignError> {
     check_names(group)?;

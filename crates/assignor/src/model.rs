@@ -62,9 +62,11 @@ pub struct Topic {
     pub name: String,
     /// How many partitions it has, numbered from 0.
     pub partitions: u32,
-    /// For each partition, the racks of its replicas (every replica, in or out of sync, KIP-881).
-    /// Empty when racks are unknown; otherwise one entry per partition.
-    pub replica_racks: Vec<Vec<String>>,
+    /// For each partition, the rack of each replica's broker (every replica, in or out of sync,
+    /// KIP-881); `None` for a broker without `broker.rack`, which Kafka's rack matching skips (a
+    /// partition whose replicas all lack a rack matches no consumer's rack). Empty when racks are
+    /// unknown; otherwise one entry per partition.
+    pub replica_racks: Vec<Vec<Option<String>>>,
 }
 
 impl Topic {

@@ -256,9 +256,13 @@ impl Racks {
             offsets.push(0u32);
             for topic in topics {
                 for p in 0..topic.partitions as usize {
-                    let mut row: Vec<RackIdx> = topic.replica_racks.get(p).map_or_else(Vec::new, |replicas| {
-                        replicas.iter().filter(|r| !r.is_empty()).map(|r| intern(r)).collect()
-                    });
+                    // `Node.rack()` is null for a broker without a rack: Kafka filters those out. An
+                    // empty rack name is a rack like any other here (only consumer racks treat "" as
+                    // none).
+                    let mut row: Vec<RackIdx> = topic
+                        .replica_racks
+                        .get(p)
+                        .map_or_else(Vec::new, |replicas| replicas.iter().flatten().map(|r| intern(r)).collect());
                     row.sort_unstable();
                     row.dedup();
                     ids.extend(row);

@@ -20,7 +20,8 @@ struct Case {
     /// Topic name to partition count, in `partitionsPerTopic` insertion order.
     topics: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
-    racks: BTreeMap<String, Vec<Vec<String>>>,
+    /// Per topic, per partition, each replica's rack (`null`: a broker without a rack).
+    racks: BTreeMap<String, Vec<Vec<Option<String>>>>,
     members: Vec<CaseMember>,
     expected: BTreeMap<String, Vec<(String, u32)>>,
     #[serde(default = "absent")]

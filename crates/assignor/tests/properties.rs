@@ -15,11 +15,12 @@ use assignor::{assign, assign_traced, Group, Member, Strategy, Topic, TopicParti
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 
-const RACKS: [&str; 3] = ["a", "b", "c"];
+/// Replica racks; `None` is a broker without `broker.rack`.
+const RACKS: [Option<&str>; 4] = [Some("a"), Some("b"), Some("c"), None];
 
-/// A topic count, each topic's partitions and replica racks.
+/// A topic count, each topic's partitions (0 for a topic being created or re-created) and replica racks.
 fn topics() -> impl proptest::strategy::Strategy<Value = Vec<Topic>> {
-    (prop::collection::vec((1u32..12, 0usize..4), 1..6), any::<bool>()).prop_map(|(specs, racks)| {
+    (prop::collection::vec((0u32..12, 0usize..4), 1..6), any::<bool>()).prop_map(|(specs, racks)| {
         specs
             .into_iter()
             .enumerate()
@@ -28,7 +29,7 @@ fn topics() -> impl proptest::strategy::Strategy<Value = Vec<Topic>> {
                 partitions,
                 replica_racks: if racks {
                     (0..partitions as usize)
-                        .map(|p| (0..rf).map(|r| RACKS[(p + r) % RACKS.len()].to_string()).collect())
+                        .map(|p| (0..rf).map(|r| RACKS[(p + r) % RACKS.len()].map(str::to_string)).collect())
                         .collect()
                 } else {
                     Vec::new()
@@ -60,7 +61,7 @@ fn group() -> impl proptest::strategy::Strategy<Value = Group> {
                     Member {
                         id: format!("consumer-{}", (i * 7) % 10),
                         instance_id: is_static.then(|| format!("instance-{}", 9 - i)),
-                        rack: RACKS.get(rack).map(|r| r.to_string()),
+                        rack: RACKS.get(rack).copied().flatten().map(str::to_string),
                         topics: subscribed,
                         owned: Vec::new(),
                         generation: None,
@@ -133,7 +134,7 @@ fn apply(group: &mut Group, event: &Event, joined: &mut usize) {
                 topic.partitions += more;
                 if !topic.replica_racks.is_empty() {
                     let len = topic.partitions as usize;
-                    topic.replica_racks.resize_with(len, || vec!["a".to_string()]);
+                    topic.replica_racks.resize_with(len, || vec![Some("a".to_string())]);
                 }
             }
         }
@@ -215,7 +216,7 @@ proptest! {
                 // forever (checked against the Java assignor: see the test below); without racks
                 // it settles.
                 let racks = group.members.iter().any(|m| m.rack.is_some())
-                    && group.topics.iter().any(|t| t.replica_racks.iter().any(|r| !r.is_empty()));
+                    && group.topics.iter().any(|t| t.replica_racks.iter().flatten().any(Option::is_some));
                 prop_assert!(outcome.settled || racks, "{strategy}: did not settle in {} rounds", outcome.rounds.len());
                 if outcome.protocol == RebalanceProtocol::Cooperative {
                     // KIP-429's safety rule: no round gives a member a partition that another
@@ -270,9 +271,10 @@ fn the_validator_catches_what_it_must() {
 #[test]
 fn cooperative_sticky_can_cycle_with_racks_as_kafka_does() {
     let racks =
-        |v: &[&[&str]]| v.iter().map(|x| x.iter().map(|s| s.to_string()).collect()).collect::<Vec<Vec<String>>>();
+        |v: &[&[&str]]| v.iter().map(|x| x.iter().map(|s| Some(s.to_string())).collect()).collect::<Vec<Vec<_>>>();
     let ab: &[&[&str]] = &[&["a", "b"], &["b", "c"], &["c", "a"], &["a", "b"], &["b", "c"]];
-    let one = |n: usize| -> Vec<Vec<String>> { (0..n).map(|p| vec![RACKS[p % 3].to_string()]).collect() };
+    let one =
+        |n: usize| -> Vec<Vec<Option<String>>> { (0..n).map(|p| vec![RACKS[p % 3].map(str::to_string)]).collect() };
     let topics = vec![
         Topic { name: "t0".into(), partitions: 5, replica_racks: racks(ab) },
         Topic { name: "t1".into(), partitions: 10, replica_racks: one(10) },

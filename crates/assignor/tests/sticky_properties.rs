@@ -37,7 +37,7 @@ fn random_group(rng: &mut Rng, strategy: Strategy) -> (Vec<Topic>, Vec<Subscript
         .map(|t| {
             let partitions = 1 + rng.below(12) as u32;
             let replica_racks = if racks {
-                (0..partitions).map(|_| vec![["a", "b", "c"][rng.below(3)].to_string()]).collect()
+                (0..partitions).map(|_| vec![Some(["a", "b", "c"][rng.below(3)].to_string())]).collect()
             } else {
                 Vec::new()
             };

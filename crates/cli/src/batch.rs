@@ -3,56 +3,334 @@
 //!
 //! In: `{"id":"g1","strategy":"sticky","topics":{"t0":3},"members":[{"id":"C0","topics":["t0"],...}]}`
 //! Out: `{"id":"g1","assignment":{"C0":[["t0",0],...]},"error":null}`, members in input order,
-//! partitions in the order Kafka lists them; `"assignment":null` and the reason on bad input.
+//! partitions in the order Kafka lists them; `"assignment":null` and the reason on a bad line. The
+//! README's "The batch contract" lists every field and every refusal.
+//!
+//! Built to cost little beside the assignor: a line is read once into a reused buffer, parsed into
+//! typed structs that borrow their names from it, and the answer is written straight to the
+//! buffered output (no `serde_json::Value` on the way in or out).
 
-use std::io::{self, Write};
+use std::collections::HashMap;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use assignor::{Assignment, TopicPartition};
+use scenario::format::Name;
+use serde_json::error::Category;
+use serde_json::value::RawValue;
 
-pub fn run(lines: impl Iterator<Item = io::Result<String>>, out: &mut impl Write) -> Result<(), String> {
-    for line in lines {
-        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let result = answer(&line);
-        writeln!(out, "{result}").map_err(|e| e.to_string())?;
-    }
-    out.flush().map_err(|e| e.to_string())
+/// The longest input line read (64 MiB): more than twice Kafka's largest assignor test written as
+/// a batch line (1,000,000 owned partitions, 28 MB). A longer line is answered with an error
+/// without being held in memory, and the stream goes on.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// The most commas a line may hold (6,000,000): every list item and object entry after the first
+/// of its list needs one, so this bounds what a line can make the parser build, whatever the
+/// items are (a name costs about 80 bytes once read and turned into a group). Kafka's largest
+/// assignor test as a batch line has 3,000,000.
+pub const MAX_ITEMS: usize = 6_000_000;
+
+/// Answers every line of `input` on `output`. Only I/O errors stop it; a bad line gets its error line.
+pub fn run(input: impl BufRead, output: &mut impl Write) -> io::Result<()> {
+    run_with_limit(input, output, MAX_LINE)
 }
 
-/// The result line for one input line.
-pub fn answer(line: &str) -> Value {
-    let raw: Value = match serde_json::from_str(line) {
-        Ok(value) => value,
-        Err(e) => return failure(Value::Null, format!("not JSON: {e}")),
-    };
-    let id = raw.get("id").cloned().unwrap_or(Value::Null);
-    let snapshot: scenario::Snapshot = match serde_json::from_value(raw) {
-        Ok(snapshot) => snapshot,
-        Err(e) => return failure(id, format!("not a group snapshot: {e}")),
-    };
-    let (strategy, group) = match snapshot.to_group() {
-        Ok(parsed) => parsed,
-        Err(message) => return failure(id, message),
-    };
-    match assignor::assign(strategy, &group) {
-        Ok(assignment) => {
-            let mut members = Map::new();
-            for member in &group.members {
-                let list = assignment.members.get(&member.id).map(Vec::as_slice).unwrap_or_default();
-                members.insert(member.id.clone(), pairs(list));
+fn run_with_limit(mut input: impl BufRead, output: &mut impl Write, limit: usize) -> io::Result<()> {
+    let mut line = Vec::new();
+    let mut number = 0usize;
+    loop {
+        number += 1;
+        match read_line(&mut input, &mut line, limit)? {
+            Read::End => break,
+            Read::TooLong => failure(
+                output,
+                None,
+                &format!("line {number} is longer than {limit} bytes (the batch line limit); skipped unread"),
+            )?,
+            Read::Line => match std::str::from_utf8(&line) {
+                Ok(text) if text.trim().is_empty() => {}
+                Ok(_) if memchr::memchr_iter(b',', &line).count() > MAX_ITEMS => failure(
+                    output,
+                    None,
+                    &format!("line {number} has more than {MAX_ITEMS} items (the batch limit); not read"),
+                )?,
+                Ok(text) => answer(text, output)?,
+                Err(e) => failure(output, None, &format!("line {number} is not UTF-8: {e}"))?,
+            },
+        }
+    }
+    output.flush()
+}
+
+enum Read {
+    /// `buffer` holds the next line, without its line end.
+    Line,
+    /// The next line is longer than the limit; it was skipped.
+    TooLong,
+    /// No more input.
+    End,
+}
+
+/// Reads one line into `buffer` (cleared first), holding at most `limit` bytes of it.
+fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, limit: usize) -> io::Result<Read> {
+    buffer.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (content, used, ended) = match memchr::memchr(b'\n', chunk) {
+            Some(at) => (&chunk[..at], at + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if !too_long && buffer.len() + content.len() > limit {
+            too_long = true;
+            *buffer = Vec::new();
+        }
+        if !too_long {
+            buffer.extend_from_slice(content);
+        }
+        input.consume(used);
+        if ended {
+            break;
+        }
+    }
+    Ok(match (any, too_long) {
+        (false, _) => Read::End,
+        (true, true) => Read::TooLong,
+        (true, false) => {
+            if buffer.last() == Some(&b'\r') {
+                buffer.pop();
             }
-            json!({ "id": id, "assignment": members, "error": null })
+            Read::Line
         }
-        Err(e) => failure(id, e.to_string()),
+    })
+}
+
+/// Writes the answer for one line. This is the one place where a line's kind is decided: every
+/// line today is a classic-protocol group snapshot ([`scenario::Snapshot`]).
+fn answer(line: &str, output: &mut impl Write) -> io::Result<()> {
+    // serde would also read a struct from an array of its fields in order: a snapshot is an object.
+    if !line.trim_start().starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
+        return failure(output, None, "not a group snapshot: a snapshot is a JSON object");
+    }
+    let snapshot: scenario::Snapshot = match serde_json::from_str(line) {
+        Ok(snapshot) => snapshot,
+        Err(e) => {
+            let what = match e.classify() {
+                Category::Data => "not a group snapshot",
+                Category::Syntax | Category::Eof | Category::Io => "not JSON",
+            };
+            return failure(output, id_of(line), &format!("{what}: {e}"));
+        }
+    };
+    // What the answer needs once the snapshot has become the group.
+    let id = snapshot.id;
+    let members: Vec<Name> = snapshot.members.iter().map(|m| m.id.clone()).collect();
+    let topics: Vec<Name> = snapshot.topics.0.iter().map(|(name, _)| name.clone()).collect();
+    let (strategy, group) = match snapshot.into_group() {
+        Ok(parsed) => parsed,
+        Err(message) => return failure(output, id, &message),
+    };
+    match assignor::assign_owned(strategy, group) {
+        Ok(assignment) => write_assignment(output, id, &members, &topics, &assignment),
+        Err(e) => failure(output, id, &e.to_string()),
     }
 }
 
-pub fn pairs(list: &[assignor::TopicPartition]) -> Value {
-    Value::Array(list.iter().map(|tp| json!([&*tp.topic, tp.partition])).collect())
+/// The `id` of a line that is not a valid snapshot, when it can still be read.
+fn id_of(line: &str) -> Option<&RawValue> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly<'a> {
+        #[serde(default, borrow)]
+        id: Option<&'a RawValue>,
+    }
+    serde_json::from_str::<IdOnly>(line).ok().and_then(|only| only.id)
 }
 
-fn failure(id: Value, message: String) -> Value {
-    json!({ "id": id, "assignment": null, "error": message })
+fn write_id(output: &mut impl Write, id: Option<&RawValue>) -> io::Result<()> {
+    output.write_all(b"{\"id\":")?;
+    output.write_all(id.map_or("null", RawValue::get).as_bytes())
+}
+
+fn write_str(output: &mut impl Write, text: &str) -> io::Result<()> {
+    serde_json::to_writer(output, text).map_err(io::Error::from)
+}
+
+fn failure(output: &mut impl Write, id: Option<&RawValue>, message: &str) -> io::Result<()> {
+    write_id(output, id)?;
+    output.write_all(b",\"assignment\":null,\"error\":")?;
+    write_str(output, message)?;
+    output.write_all(b"}\n")
+}
+
+/// `{"id":…,"assignment":{"C0":[["t0",0],…],…},"error":null}`, members in input order.
+fn write_assignment(
+    output: &mut impl Write,
+    id: Option<&RawValue>,
+    members: &[Name],
+    topics: &[Name],
+    assignment: &Assignment,
+) -> io::Result<()> {
+    write_id(output, id)?;
+    output.write_all(b",\"assignment\":{")?;
+    let mut pairs = Pairs::new(topics.iter().map(Name::as_str));
+    for (i, member) in members.iter().enumerate() {
+        if i > 0 {
+            output.write_all(b",")?;
+        }
+        write_str(output, member)?;
+        output.write_all(b":")?;
+        pairs.write(output, assignment.members.get(member.as_str()).map(Vec::as_slice).unwrap_or_default())?;
+    }
+    output.write_all(b"},\"error\":null}\n")
+}
+
+/// Writes partition lists as `[["t0",0],…]`, each topic name escaped once.
+pub struct Pairs {
+    /// Per topic name, `["name",`.
+    prefixes: HashMap<Arc<str>, Vec<u8>>,
+    number: itoa::Buffer,
+}
+
+impl Pairs {
+    pub fn new<'t>(topics: impl Iterator<Item = &'t str>) -> Self {
+        let prefixes = topics.map(|name| (Arc::from(name), Self::prefix(name))).collect::<HashMap<Arc<str>, Vec<u8>>>();
+        Pairs { prefixes, number: itoa::Buffer::new() }
+    }
+
+    fn prefix(topic: &str) -> Vec<u8> {
+        let mut prefix = b"[".to_vec();
+        // Writing to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut prefix, topic);
+        prefix.push(b',');
+        prefix
+    }
+
+    pub fn write(&mut self, output: &mut impl Write, list: &[TopicPartition]) -> io::Result<()> {
+        let Pairs { prefixes, number } = self;
+        output.write_all(b"[")?;
+        // The core hands out one shared name per topic: consecutive partitions of a topic reuse
+        // the prefix found for the first.
+        let mut last: Option<(&Arc<str>, &[u8])> = None;
+        for (i, tp) in list.iter().enumerate() {
+            if i > 0 {
+                output.write_all(b",")?;
+            }
+            let prefix = match last {
+                Some((topic, prefix)) if Arc::ptr_eq(topic, &tp.topic) => prefix,
+                _ => {
+                    let prefix = match prefixes.get(&tp.topic) {
+                        Some(prefix) => prefix.as_slice(),
+                        None => {
+                            // Not a topic of the group (cannot happen with the core's output): spelled out.
+                            output.write_all(&Self::prefix(&tp.topic))?;
+                            output.write_all(number.format(tp.partition).as_bytes())?;
+                            output.write_all(b"]")?;
+                            continue;
+                        }
+                    };
+                    last = Some((&tp.topic, prefix));
+                    prefix
+                }
+            };
+            output.write_all(prefix)?;
+            output.write_all(number.format(tp.partition).as_bytes())?;
+            output.write_all(b"]")?;
+        }
+        output.write_all(b"]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+
+    fn batch(input: &[u8], limit: usize) -> Vec<serde_json::Value> {
+        let mut output = Vec::new();
+        run_with_limit(input, &mut output, limit).unwrap_or_else(|e| panic!("{e}"));
+        let text = String::from_utf8(output).unwrap_or_else(|e| panic!("{e}"));
+        text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"))).collect()
+    }
+
+    const GOOD: &str = r#"{"id":1,"strategy":"range","topics":{"t0":2},"members":[{"id":"C0","topics":["t0"]}]}"#;
+
+    #[test]
+    fn a_bad_line_gets_its_error_and_the_stream_goes_on() {
+        let mut input = Vec::new();
+        input.extend_from_slice(b"{\"id\":\"\xff\"}\n");
+        input.extend_from_slice(GOOD.as_bytes());
+        input.extend_from_slice(b"\r\n\n   \n");
+        input.extend_from_slice(&[b'x'; 300]);
+        input.push(b'\n');
+        input.extend_from_slice(GOOD.as_bytes());
+        let answers = batch(&input, 200);
+        assert_eq!(answers.len(), 4);
+        assert_eq!(answers[0]["error"], "line 1 is not UTF-8: invalid utf-8 sequence of 1 bytes from index 7");
+        assert_eq!(answers[1]["assignment"]["C0"], serde_json::json!([["t0", 0], ["t0", 1]]));
+        assert_eq!(answers[2]["error"], "line 5 is longer than 200 bytes (the batch line limit); skipped unread");
+        assert_eq!(answers[3]["id"], 1);
+        assert_eq!(answers[3]["error"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn repeated_keys_and_unknown_fields_are_refused() {
+        let lines = [
+            r#"{"id":"a","strategy":"range","strategy":"sticky","topics":{"t0":2},"members":[]}"#,
+            r#"{"id":"b","strategy":"range","topics":{"t0":3,"t0":5},"members":[]}"#,
+            r#"{"id":"c","strategy":"range","topics":{"t0":2},"partition_racks":{"t0":[["a"],["b"]],"t0":[["a"],["a"]]},"members":[]}"#,
+            r#"{"id":"d","strategy":"sticky","topics":{"t0":2},"members":[{"id":"C0","topics":["t0"],"owend":[["t0",0]]}]}"#,
+            r#"{"id":"e","strategy":"range","topics":{"t0":2},"members":[],"extra":true}"#,
+            r#"[null,"range",{"t0":2},{},[]]"#,
+        ];
+        let answers = batch(lines.join("\n").as_bytes(), MAX_LINE);
+        let errors: Vec<&str> = answers.iter().map(|a| a["error"].as_str().unwrap_or_default()).collect();
+        assert_eq!(
+            errors,
+            [
+                "not a group snapshot: duplicate field `strategy` at line 1 column 39",
+                "not a group snapshot: duplicate key \"t0\" at line 1 column 50",
+                "not a group snapshot: duplicate key \"t0\" at line 1 column 89",
+                "not a group snapshot: unknown field `owend`, expected one of `id`, `instance_id`, `rack`, `topics`, `owned`, `generation` at line 1 column 93",
+                "not a group snapshot: unknown field `extra`, expected one of `id`, `strategy`, `topics`, `partition_racks`, `members` at line 1 column 67",
+                "not a group snapshot: a snapshot is a JSON object",
+            ]
+        );
+        // The id is still echoed where it can be read.
+        let ids: Vec<Value> = answers.iter().map(|a| a["id"].clone()).collect();
+        assert_eq!(ids, ["a", "b", "c", "d", "e", "null"].map(|id| if id == "null" { Value::Null } else { id.into() }));
+    }
+
+    #[test]
+    fn item_and_member_limits_refuse_a_line_early() {
+        let limit = scenario::validate::MAX_SNAPSHOT_MEMBERS;
+        let members: Vec<String> = (0..=limit).map(|i| format!(r#"{{"id":"{i}"}}"#)).collect();
+        let line = format!(r#"{{"strategy":"range","topics":{{}},"members":[{}]}}"#, members.join(","));
+        let commas =
+            format!(r#"{{"strategy":"range","topics":{{}},"members":[],"id":[{}]}}"#, "0,".repeat(MAX_ITEMS + 1));
+        let answers = batch(format!("{line}\n{commas}\n").as_bytes(), MAX_LINE);
+        let error = answers[0]["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with("not a group snapshot: more than 100000 members at line 1"), "{error}");
+        assert_eq!(answers[1]["error"], "line 2 has more than 6000000 items (the batch limit); not read");
+    }
+
+    #[test]
+    fn ids_come_back_verbatim_and_names_with_escapes_are_read() {
+        let line = r#"{"id":{"run":[1, 2.50]},"strategy":"roundrobin","topics":{"t\u0030":1},"members":[{"id":"C\"0","topics":["t0"]}]}"#;
+        let mut output = Vec::new();
+        run_with_limit(line.as_bytes(), &mut output, MAX_LINE).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            String::from_utf8_lossy(&output),
+            "{\"id\":{\"run\":[1, 2.50]},\"assignment\":{\"C\\\"0\":[[\"t0\",0]]},\"error\":null}\n"
+        );
+    }
 }

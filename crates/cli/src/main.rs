@@ -13,7 +13,10 @@ mod input;
 mod json;
 mod show;
 
-use std::io::{self, BufRead, Write};
+#[cfg(test)]
+mod fuzz_tests;
+
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -70,8 +73,9 @@ fn main() -> ExitCode {
     let mut out = stdout.lock();
     let result = match cli.command {
         Command::Batch => {
-            let stdin = io::stdin();
-            batch::run(stdin.lock().lines(), &mut out)
+            let input = io::BufReader::with_capacity(1 << 20, io::stdin().lock());
+            let mut output = io::BufWriter::with_capacity(1 << 16, out);
+            batch::run(input, &mut output).map_err(|e| format!("batch: {e}"))
         }
         Command::Show { file, json } => match input::read(&file) {
             Ok(scenario) => show::run(scenario, json, &mut out),

@@ -132,3 +132,53 @@ fn a_snapshot_file_opens_as_a_fresh_group_and_bad_files_say_why() {
     let (ok, _, err) = kap(&["explain", "--strategy", "nope", path.to_str().unwrap()]);
     assert!(!ok && err.contains("unknown strategy"), "{err}");
 }
+
+/// `link` refuses what the page would refuse when the link is opened, with the page's words.
+#[test]
+fn link_refuses_a_snapshot_the_page_refuses_with_the_page_message() {
+    let path = std::env::temp_dir().join(format!("kap-test-{}-bad-name.json", std::process::id()));
+    std::fs::write(&path, r#"{"strategy":"range","topics":{"a b":2},"members":[{"id":"a","topics":["a b"]}]}"#)
+        .unwrap();
+    let (ok, out, err) = kap(&["link", path.to_str().unwrap()]);
+    assert!(!ok && out.is_empty());
+    let page = "topic 1 name: ' ' is not allowed in a topic name (letters, digits, '.', '_' and '-' are)";
+    assert_eq!(err, format!("kap: {}: {page}\n", path.display()));
+    // The page refuses the same scenario with the same words.
+    let scenario = scenario::Scenario {
+        topics: vec![scenario::TopicSpec::new("a b", 2)],
+        consumers: vec![scenario::ConsumerSpec::new("a", &["a b"])],
+        ..scenario::Scenario::default()
+    };
+    assert_eq!(scenario::validate::errors(&scenario)[0].to_string(), page);
+}
+
+/// Topics with 0 partitions and replicas on rack-less brokers open everywhere.
+#[test]
+fn zero_partition_topics_and_rackless_brokers_open_in_show_explain_and_link() {
+    let path = std::env::temp_dir().join(format!("kap-test-{}-metadata.json", std::process::id()));
+    let snapshot = r#"{"strategy":"sticky","topics":{"events":0,"t0":2},"partition_racks":{"t0":[["a",null],[null]]},
+        "members":[{"id":"a","rack":"a","topics":["events","t0"]},{"id":"b","rack":"b","topics":["t0"]}]}"#;
+    std::fs::write(&path, snapshot.replace('\n', "")).unwrap();
+    let file = path.to_str().unwrap();
+    let (ok, out, err) = kap(&["show", "--json", file]);
+    assert!(ok, "{err}");
+    let shown: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(shown["strategies"]["sticky"]["assignment"], serde_json::json!({"a": [["t0", 0]], "b": [["t0", 1]]}));
+    let (ok, _, err) = kap(&["explain", "--strategy", "range", file]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = kap(&["link", file]);
+    assert!(ok, "{err}");
+    let linked = scenario::link::decode(out.trim().split('#').nth(1).unwrap()).unwrap();
+    assert_eq!(linked.topics[0].partitions, 0);
+    assert_eq!(linked.topics[1].rack_overrides[&0], [Some("a".to_string()), None]);
+}
+
+/// An endless or huge input is refused after reading just past the limit, not read whole.
+#[test]
+fn show_dev_zero_stops_at_the_file_limit_with_a_message() {
+    let started = std::time::Instant::now();
+    let (ok, out, err) = kap(&["show", "/dev/zero"]);
+    assert!(!ok && out.is_empty());
+    assert_eq!(err, "kap: /dev/zero: larger than 64 MiB, the most kap reads from a file\n");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}

@@ -219,7 +219,6 @@ mod tests {
         for edit in [
             Edit::RenameTopic { topic: 0, name: "T2".into() },
             Edit::RenameTopic { topic: 0, name: "has space".into() },
-            Edit::SetPartitions { topic: 0, partitions: 0 },
             Edit::SetPartitions { topic: 0, partitions: 5_000_000 },
             Edit::RenameConsumer { consumer: 1, id: "C1".into() },
             Edit::RenameConsumer { consumer: 1, id: " ".into() },
@@ -241,10 +240,27 @@ mod tests {
     fn the_replication_factor_and_the_racks_are_two_edits() {
         let state = preset("range-imbalance");
         let factor = state.apply(Action::Edit(Edit::SetReplicationFactor { topic: 0, factor: 2 }));
-        let racks = factor.apply(Action::Edit(Edit::SetReplicaRacks { topic: 0, racks: vec!["x".into(), "y".into()] }));
+        let racks = factor
+            .apply(Action::Edit(Edit::SetReplicaRacks { topic: 0, racks: vec![Some("x".into()), Some("y".into())] }));
         // Undo takes the racks back and leaves the factor: each input is its own field.
         let undone = racks.apply(Action::Undo);
         assert!(Rc::ptr_eq(&undone.scenario, &factor.scenario));
         assert_eq!(undone.apply(Action::Undo).scenario, state.scenario);
+    }
+
+    /// What Kafka's metadata holds, the page holds: a topic with no partitions (being created or
+    /// re-created) and replicas on brokers without a rack.
+    #[test]
+    fn a_topic_without_partitions_and_rackless_replicas_are_edits_like_any_other() {
+        let state = preset("range-imbalance");
+        let emptied = state.apply(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 0 }));
+        assert!(emptied.refused.is_none());
+        assert_eq!(emptied.scenario.topics[0].partitions, 0);
+        assert_eq!(range_of(&emptied, "C1"), ["T2-0", "T2-1"]);
+        let racks = vec![Some("a".to_string()), None];
+        let rackless =
+            state.apply(Action::Edit(Edit::SetPartitionRacks { topic: 0, partition: 1, racks: Some(racks.clone()) }));
+        assert!(rackless.refused.is_none());
+        assert_eq!(rackless.scenario.topics[0].racks_of(1), racks);
     }
 }

@@ -60,8 +60,8 @@ pub enum Edit {
     SetReplicaRacks {
         /// Its position.
         topic: usize,
-        /// The racks, in layout order.
-        racks: Vec<String>,
+        /// The racks, in layout order (`None`: a broker without a rack).
+        racks: Vec<Option<String>>,
     },
     /// One partition's replica racks, overriding the layout.
     SetPartitionRacks {
@@ -69,8 +69,9 @@ pub enum Edit {
         topic: usize,
         /// The partition number.
         partition: u32,
-        /// Its replicas' racks; `None` returns the partition to the layout.
-        racks: Option<Vec<String>>,
+        /// Its replicas' racks (`None` in the list: a broker without a rack); `None` returns the
+        /// partition to the layout.
+        racks: Option<Vec<Option<String>>>,
     },
     /// A consumer configured like the last one, without its rack, named `C<n>` with the smallest
     /// free `n`.
@@ -312,7 +313,7 @@ impl Edit {
                 let t = topic_mut(s, *topic)?;
                 let mut racks = t.replicas.take().map(|l| l.racks).unwrap_or_default();
                 if racks.is_empty() && *factor > 0 {
-                    racks = ["a", "b", "c"].map(String::from).to_vec();
+                    racks = ["a", "b", "c"].map(|r| Some(r.to_string())).to_vec();
                 }
                 t.replicas = (*factor > 0 && !racks.is_empty()).then_some(ReplicaLayout { factor: *factor, racks });
             }
@@ -540,9 +541,10 @@ mod tests {
         let s = applied(&s, Edit::RenameTopic { topic: 1, name: "orders".into() });
         assert_eq!(s.consumers[0].topics, ["T1", "orders"]);
 
-        let mut s = applied(&s, Edit::SetPartitionRacks { topic: 0, partition: 4, racks: Some(vec!["a".into()]) });
+        let mut s =
+            applied(&s, Edit::SetPartitionRacks { topic: 0, partition: 4, racks: Some(vec![Some("a".into())]) });
         s = applied(&s, Edit::SetPartitionRacks { topic: 0, partition: 1, racks: Some(vec![]) });
-        assert_eq!(s.topics[0].rack_overrides, BTreeMap::from([(1, vec![]), (4, vec!["a".into()])]));
+        assert_eq!(s.topics[0].rack_overrides, BTreeMap::from([(1, vec![]), (4, vec![Some("a".into())])]));
         // Fewer partitions: the overrides of partitions that are gone go with them.
         s = applied(&s, Edit::SetPartitions { topic: 0, partitions: 3 });
         assert_eq!(s.topics[0].rack_overrides, BTreeMap::from([(1, vec![])]));
@@ -555,22 +557,24 @@ mod tests {
     #[test]
     fn the_two_replica_inputs_make_one_layout() {
         let s = two_topics();
-        let layout = |s: &Scenario| s.topics[0].replicas.clone().map(|l| (l.factor, l.racks.join(",")));
+        let layout = |s: &Scenario| {
+            s.topics[0].replicas.clone().map(|l| (l.factor, crate::format::replica_racks_text(&l.racks)))
+        };
         // A first replication factor lays the replicas out over three racks.
         let s = applied(&s, Edit::SetReplicationFactor { topic: 0, factor: 2 });
         assert_eq!(layout(&s), Some((2, "a,b,c".into())));
-        let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec!["x".into(), "y".into()] });
+        let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec![Some("x".into()), Some("y".into())] });
         assert_eq!(layout(&s), Some((2, "x,y".into())));
-        assert_eq!(s.topics[0].racks_of(1), ["y", "x"]);
+        assert_eq!(s.topics[0].racks_of(1), [Some("y".to_string()), Some("x".to_string())]);
         let s = applied(&s, Edit::SetReplicationFactor { topic: 0, factor: 0 });
         assert_eq!(layout(&s), None);
         // Racks on a topic without a layout: one replica each.
-        let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec!["x".into()] });
+        let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec![Some("x".into())] });
         assert_eq!(layout(&s), Some((1, "x".into())));
         let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec![] });
         assert_eq!(layout(&s), None);
         // More replicas than racks is validate's to refuse.
-        let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec!["x".into()] });
+        let s = applied(&s, Edit::SetReplicaRacks { topic: 0, racks: vec![Some("x".into())] });
         let refused = Edit::SetReplicationFactor { topic: 0, factor: 2 }.apply(&s).expect_err("applied");
         assert_eq!(refused.reason(), "replication factor 2 needs at least 2 racks");
     }

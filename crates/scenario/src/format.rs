@@ -5,6 +5,7 @@
 //!   (`"version": 1`); fields at their default are left out when written.
 //! - [`Snapshot`]: one group about to rebalance under one strategy, a JSON line of `kap batch`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -72,9 +73,10 @@ pub struct TopicSpec {
     /// `racks[(p + i) % racks.len()]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<ReplicaLayout>,
-    /// Partitions whose replica racks differ from the layout (partition number to racks).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub rack_overrides: BTreeMap<u32, Vec<String>>,
+    /// Partitions whose replica racks differ from the layout (partition number to racks). A `null`
+    /// rack is a broker without `broker.rack`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
+    pub rack_overrides: BTreeMap<u32, Vec<Option<String>>>,
 }
 
 impl TopicSpec {
@@ -84,14 +86,33 @@ impl TopicSpec {
     }
 }
 
+/// How a partition's replica racks are typed and shown on the page: `a,b,-`, where `-` is a replica
+/// on a broker without `broker.rack`.
+pub fn replica_racks_text(racks: &[Option<String>]) -> String {
+    racks.iter().map(|rack| rack.as_deref().unwrap_or(NO_RACK)).collect::<Vec<_>>().join(",")
+}
+
+/// The racks typed as `a,b,-` (blank items are skipped).
+pub fn parse_replica_racks(text: &str) -> Vec<Option<String>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| (item != NO_RACK).then(|| item.to_string()))
+        .collect()
+}
+
+/// The page's mark for a replica on a broker without a rack.
+pub const NO_RACK: &str = "-";
+
 /// Where a topic's replicas are, laid out round-robin over racks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReplicaLayout {
     /// Replication factor.
     pub factor: u32,
-    /// The racks, in layout order.
-    pub racks: Vec<String>,
+    /// The racks of the brokers replicas are laid out on, round-robin; `None` is a broker without
+    /// `broker.rack` (clusters where racks are being introduced have both).
+    pub racks: Vec<Option<String>>,
 }
 
 /// A consumer: its identity and configuration, and what it subscribes to.
@@ -160,6 +181,7 @@ pub struct Previous {
     /// Per strategy name, member id to its partitions in the order Kafka listed them. Members no
     /// longer among the consumers have left the group (a crash, a scale-in). Shared, as a snapshot's
     /// one history stands for every strategy (written out in full all the same).
+    #[serde(deserialize_with = "unique_assignments")]
     pub assignments: BTreeMap<String, Arc<Owned>>,
 }
 
@@ -223,41 +245,205 @@ impl View {
     }
 }
 
-/// One group snapshot of `kap batch`: the group about to rebalance under `strategy`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Snapshot {
-    /// Any JSON value, echoed in the answer so that callers can match answers to questions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<serde_json::Value>,
-    /// The strategy's name.
-    pub strategy: String,
-    /// Topic name to partition count.
-    pub topics: BTreeMap<String, u32>,
-    /// Per topic, per partition, the racks of its replicas.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub partition_racks: BTreeMap<String, Vec<Vec<String>>>,
-    /// In JoinGroup order.
-    pub members: Vec<SnapshotMember>,
+/// One group snapshot of `kap batch`: the group about to rebalance under `strategy`, as the
+/// leader's assignor would see it. Read straight from the input text: names borrow from it.
+///
+/// Unknown fields and repeated keys are refused, not skipped: a misspelled `"owend"` or a second
+/// `"strategy"` would otherwise change the answer without a word.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot<'a> {
+    /// Any JSON value, echoed verbatim in the answer.
+    #[serde(default, borrow)]
+    pub id: Option<&'a serde_json::value::RawValue>,
+    /// The strategy's name (protocol or class name).
+    #[serde(borrow)]
+    pub strategy: Name<'a>,
+    /// Topic name to partition count, as the cluster's metadata has them (0 partitions: a topic
+    /// being created or re-created, which the assignors skip).
+    #[serde(borrow)]
+    pub topics: Entries<Name<'a>, u32>,
+    /// Per topic, per partition, the rack of each replica's broker; `null` for a broker without
+    /// `broker.rack`. A topic left out has no rack information.
+    #[serde(default, borrow)]
+    pub partition_racks: Entries<Name<'a>, Vec<Vec<Option<Name<'a>>>>>,
+    /// In JoinGroup order; at most [`crate::validate::MAX_SNAPSHOT_MEMBERS`], refused while reading.
+    #[serde(borrow, deserialize_with = "at_most_members")]
+    pub members: Vec<SnapshotMember<'a>>,
+}
+
+/// The members of a snapshot, refused as soon as there is one too many (before the rest is read).
+fn at_most_members<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<SnapshotMember<'a>>, D::Error> {
+    struct Visitor<'a>(std::marker::PhantomData<SnapshotMember<'a>>);
+    impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visitor<'a> {
+        type Value = Vec<SnapshotMember<'a>>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of members")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let limit = crate::validate::MAX_SNAPSHOT_MEMBERS;
+            let mut members = Vec::new();
+            while let Some(member) = seq.next_element()? {
+                if members.len() == limit {
+                    return Err(serde::de::Error::custom(format_args!("more than {limit} members")));
+                }
+                members.push(member);
+            }
+            Ok(members)
+        }
+    }
+    deserializer.deserialize_seq(Visitor(std::marker::PhantomData))
 }
 
 /// A member of a [`Snapshot`], as its client would join.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SnapshotMember {
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotMember<'a> {
     /// The `member.id`.
-    pub id: String,
-    /// `group.instance.id`, for a static member (KIP-345).
-    #[serde(default)]
-    pub instance_id: Option<String>,
-    /// `client.rack` (KIP-881).
-    #[serde(default)]
-    pub rack: Option<String>,
+    #[serde(borrow)]
+    pub id: Name<'a>,
+    /// `group.instance.id`, for a static member (KIP-345); `null` for a dynamic one.
+    #[serde(default, borrow)]
+    pub instance_id: Option<Name<'a>>,
+    /// `client.rack` (KIP-881); `null` or `""` for none.
+    #[serde(default, borrow)]
+    pub rack: Option<Name<'a>>,
     /// The topics it subscribes to.
-    #[serde(default)]
-    pub topics: Vec<String>,
-    /// What the member owned before this rebalance.
-    #[serde(default)]
-    pub owned: Vec<(String, u32)>,
-    /// The generation of that ownership; `null` for none.
+    #[serde(default, borrow)]
+    pub topics: Vec<Name<'a>>,
+    /// What the member owned before this rebalance, in the order its last assignment listed them.
+    #[serde(default, borrow)]
+    pub owned: Vec<(Name<'a>, u32)>,
+    /// The generation of that ownership; `null` for a member that never received an assignment.
     #[serde(default)]
     pub generation: Option<i32>,
+}
+
+/// A string read from JSON, borrowed from the input unless it holds escapes.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+pub struct Name<'a>(#[serde(borrow)] pub Cow<'a, str>);
+
+/// Shown as the string it is (messages quote names this way).
+impl std::fmt::Debug for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl Name<'_> {
+    /// The string.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Name<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A JSON object's entries in the order written, refusing a key written twice (serde's maps would
+/// silently keep the last one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entries<K, V>(pub Vec<(K, V)>);
+
+impl<K, V> Default for Entries<K, V> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<K: PartialEq, V> Entries<K, V> {
+    /// The value written for `key`.
+    pub fn get<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: PartialEq + ?Sized,
+    {
+        self.0.iter().find(|(k, _)| k.borrow() == key).map(|(_, v)| v)
+    }
+}
+
+impl<'de, K, V> Deserialize<'de> for Entries<K, V>
+where
+    K: Deserialize<'de> + Eq + std::hash::Hash + Clone + std::fmt::Debug,
+    V: Deserialize<'de>,
+{
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<K, V>(std::marker::PhantomData<(K, V)>);
+        impl<'de, K, V> serde::de::Visitor<'de> for Visitor<K, V>
+        where
+            K: Deserialize<'de> + Eq + std::hash::Hash + Clone + std::fmt::Debug,
+            V: Deserialize<'de>,
+        {
+            type Value = Entries<K, V>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries: Vec<(K, V)> = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+                let mut seen = std::collections::HashSet::new();
+                while let Some(key) = map.next_key::<K>()? {
+                    if !seen.insert(key.clone()) {
+                        return Err(serde::de::Error::custom(format_args!("duplicate key {key:?}")));
+                    }
+                    let value = map.next_value()?;
+                    entries.push((key, value));
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// [`Entries`] as a map: a scenario's maps refuse a key written twice too.
+fn unique_map<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: Deserialize<'de> + Ord + std::hash::Hash + Clone + std::fmt::Debug,
+    V: Deserialize<'de>,
+{
+    Entries::deserialize(deserializer).map(|entries| entries.0.into_iter().collect())
+}
+
+fn unique_assignments<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<String, Arc<Owned>>, D::Error> {
+    let outer = Entries::<String, Entries<String, Vec<(String, u32)>>>::deserialize(deserializer)?;
+    Ok(outer.0.into_iter().map(|(strategy, lists)| (strategy, Arc::new(lists.0.into_iter().collect()))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_written_twice_in_a_scenario_is_refused() {
+        let twice = |inner: &str| format!(r#"{{"topics":[{{"name":"t","partitions":2,"rack_overrides":{inner}}}]}}"#);
+        let refused = |text: &str| serde_json::from_str::<Scenario>(text).map_err(|e| e.to_string()).err();
+        assert_eq!(refused(&twice(r#"{"1":["a"],"1":["b"]}"#)).as_deref(), Some("duplicate key 1 at line 1 column 69"));
+        assert_eq!(refused(&twice(r#"{"0":["a"],"1":[null]}"#)), None);
+        let previous = r#"{"previous":{"generation":1,"assignments":{"range":{"C0":[],"C0":[["t",0]]}}}}"#;
+        assert_eq!(refused(previous).as_deref(), Some("duplicate key \"C0\" at line 1 column 64"));
+        let strategies = r#"{"previous":{"generation":1,"assignments":{"range":{},"range":{}}}}"#;
+        assert_eq!(refused(strategies).as_deref(), Some("duplicate key \"range\" at line 1 column 61"));
+    }
+
+    #[test]
+    fn replica_racks_round_trip_through_the_page_notation() {
+        let racks = vec![Some("a".to_string()), None, Some("b".to_string())];
+        assert_eq!(replica_racks_text(&racks), "a,-,b");
+        assert_eq!(parse_replica_racks(" a , -,b,"), racks);
+        assert_eq!(parse_replica_racks("-"), vec![None]);
+    }
 }

@@ -95,8 +95,11 @@ pub fn read_file(text: &str) -> Result<Scenario, ReadError> {
     let keys = serde_json::from_str::<BTreeMap<String, IgnoredAny>>(text).unwrap_or_default();
     if keys.contains_key("strategy") && keys.contains_key("members") {
         let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| ReadError::NotASnapshot(e.to_string()))?;
+        // One rulebook: a snapshot opens only where the page would open its scenario, refused
+        // with the page's message; then what only a snapshot can get wrong (racks per partition).
+        let scenario = validate::checked(snapshot.to_scenario())?;
         snapshot.to_group().map_err(ReadError::InvalidSnapshot)?;
-        return Ok(snapshot.to_scenario());
+        return Ok(scenario);
     }
     Ok(validate::checked(parse_scenario(text)?)?)
 }

@@ -167,8 +167,9 @@ fn resolve_topic(spec: &TopicSpec) -> Topic {
 }
 
 impl TopicSpec {
-    /// The racks of partition `p`'s replicas: its override, else the round-robin layout.
-    pub fn racks_of(&self, p: u32) -> Vec<String> {
+    /// The racks of partition `p`'s replicas (`None`: a broker without a rack): its override, else
+    /// the round-robin layout.
+    pub fn racks_of(&self, p: u32) -> Vec<Option<String>> {
         if let Some(racks) = self.rack_overrides.get(&p) {
             return racks.clone();
         }
@@ -191,41 +192,63 @@ pub fn after_rebalance<'a>(scenario: &Scenario, results: impl IntoIterator<Item 
     Scenario { previous: Some(Previous { generation, generations: BTreeMap::new(), assignments }), ..scenario.clone() }
 }
 
-impl Snapshot {
+impl Snapshot<'_> {
     /// The strategy and group this snapshot describes, or what is wrong with it.
     pub fn to_group(&self) -> Result<(Strategy, Group), String> {
+        self.clone().into_group()
+    }
+
+    /// [`Snapshot::to_group`], letting go of each member's lists as soon as they are converted (a
+    /// large group's owned partitions and subscriptions are the bulk of its memory).
+    pub fn into_group(self) -> Result<(Strategy, Group), String> {
         let strategy: Strategy = self.strategy.parse()?;
         let mut total: u64 = 0;
-        let mut topics = Vec::with_capacity(self.topics.len());
-        for (name, &partitions) in &self.topics {
+        let mut topics = Vec::with_capacity(self.topics.0.len());
+        for (name, partitions) in &self.topics.0 {
+            let partitions = *partitions;
+            if let Some(message) = validate::topic_name_problem(name) {
+                return Err(format!("topic {:?}: {message}", name.as_str()));
+            }
             if let Some(message) = validate::partition_count_problem(u64::from(partitions)) {
-                return Err(format!("topic {name:?}: {message}"));
+                return Err(format!("topic {:?}: {message}", name.as_str()));
             }
             total += u64::from(partitions);
-            let replica_racks = self.partition_racks.get(name).cloned().unwrap_or_default();
+            let replica_racks: Vec<Vec<Option<String>>> = match self.partition_racks.get(name) {
+                None => Vec::new(),
+                Some(rows) => rows
+                    .iter()
+                    .map(|replicas| replicas.iter().map(|rack| rack.as_ref().map(|r| r.to_string())).collect())
+                    .collect(),
+            };
             if !replica_racks.is_empty() && replica_racks.len() != partitions as usize {
                 return Err(format!(
-                    "partition_racks for {name:?} lists {} partitions, the topic has {partitions}",
+                    "partition_racks for {:?} lists {} partitions, the topic has {partitions}",
+                    name.as_str(),
                     replica_racks.len()
                 ));
             }
-            topics.push(Topic { name: name.clone(), partitions, replica_racks });
+            topics.push(Topic { name: name.to_string(), partitions, replica_racks });
         }
         if total > assignor::MAX_PARTITIONS {
             return Err(format!("{total} partitions in all; at most {}", assignor::MAX_PARTITIONS));
         }
-        if let Some(unknown) = self.partition_racks.keys().find(|t| !self.topics.contains_key(*t)) {
-            return Err(format!("partition_racks names unknown topic {unknown:?}"));
+        if let Some((unknown, _)) = self.partition_racks.0.iter().find(|(t, _)| self.topics.get(t).is_none()) {
+            return Err(format!("partition_racks names unknown topic {:?}", unknown.as_str()));
         }
+        // One shared name per topic: a member's owned partitions point at it rather than each
+        // holding a copy (a million owned partitions are common in large groups).
+        let shared: HashMap<&str, Arc<str>> =
+            topics.iter().map(|t| (t.name.as_str(), Arc::from(t.name.as_str()))).collect();
+        let topic_name = |name: &str| shared.get(name).cloned().unwrap_or_else(|| Arc::from(name));
         let members = self
             .members
-            .iter()
+            .into_iter()
             .map(|m| Member {
-                id: m.id.clone(),
-                instance_id: m.instance_id.clone(),
-                rack: m.rack.clone().filter(|r| !r.is_empty()),
-                topics: m.topics.clone(),
-                owned: m.owned.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect(),
+                id: m.id.to_string(),
+                instance_id: m.instance_id.as_ref().map(|i| i.to_string()),
+                rack: m.rack.as_ref().filter(|r| !r.is_empty()).map(|r| r.to_string()),
+                topics: m.topics.iter().map(|t| t.to_string()).collect(),
+                owned: m.owned.iter().map(|(t, p)| TopicPartition { topic: topic_name(t), partition: *p }).collect(),
                 generation: m.generation,
                 eager: false,
             })
@@ -240,11 +263,16 @@ impl Snapshot {
     pub fn to_scenario(&self) -> Scenario {
         let topics = self
             .topics
+            .0
             .iter()
-            .map(|(name, &partitions)| {
-                let mut spec = TopicSpec::new(name.clone(), partitions);
+            .map(|(name, partitions)| {
+                let mut spec = TopicSpec::new(name.to_string(), *partitions);
                 if let Some(racks) = self.partition_racks.get(name) {
-                    spec.rack_overrides = racks.iter().enumerate().map(|(p, r)| (p as u32, r.clone())).collect();
+                    spec.rack_overrides = racks
+                        .iter()
+                        .enumerate()
+                        .map(|(p, r)| (p as u32, r.iter().map(|rack| rack.as_ref().map(|x| x.to_string())).collect()))
+                        .collect();
                 }
                 spec
             })
@@ -253,12 +281,12 @@ impl Snapshot {
             .members
             .iter()
             .map(|m| crate::format::ConsumerSpec {
-                id: m.id.clone(),
-                instance_id: m.instance_id.clone(),
-                rack: m.rack.clone(),
-                topics: m.topics.clone(),
+                id: m.id.to_string(),
+                instance_id: m.instance_id.as_ref().map(|i| i.to_string()),
+                rack: m.rack.as_ref().map(|r| r.to_string()),
+                topics: m.topics.iter().map(|t| t.to_string()).collect(),
                 patterns: Vec::new(),
-                strategies: vec![self.strategy.clone()],
+                strategies: vec![self.strategy.to_string()],
             })
             .collect();
         Scenario { topics, consumers, previous: self.previous(), ..Scenario::default() }
@@ -275,9 +303,14 @@ impl Snapshot {
             .members
             .iter()
             .filter(|m| m.generation != Some(generation))
-            .map(|m| (m.id.clone(), m.generation))
+            .map(|m| (m.id.to_string(), m.generation))
             .collect();
-        let owned: Arc<Owned> = Arc::new(self.members.iter().map(|m| (m.id.clone(), m.owned.clone())).collect());
+        let owned: Arc<Owned> = Arc::new(
+            self.members
+                .iter()
+                .map(|m| (m.id.to_string(), m.owned.iter().map(|(t, p)| (t.to_string(), *p)).collect()))
+                .collect(),
+        );
         let assignments = Strategy::ALL.iter().map(|s| (s.name().to_string(), Arc::clone(&owned))).collect();
         Some(Previous { generation, generations, assignments })
     }

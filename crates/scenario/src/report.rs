@@ -385,7 +385,7 @@ mod tests {
     #[test]
     fn a_scenario_with_errors_reports_them_and_computes_nothing() {
         let mut scenario = preset("range-imbalance");
-        scenario.topics[0].partitions = 0;
+        scenario.topics[0].name = "has space".into();
         let report = Report::new(&scenario);
         assert_eq!(report.errors.len(), 1);
         assert!(report.strategies.is_empty() && report.selection.is_none());
@@ -500,25 +500,11 @@ mod tests {
 
     #[test]
     fn a_snapshot_keeps_each_members_generation() {
-        let member = |id: &str, owned: &[(&str, u32)], generation| crate::format::SnapshotMember {
-            id: id.into(),
-            instance_id: None,
-            rack: None,
-            topics: vec!["t".into()],
-            owned: owned.iter().map(|(t, p)| (t.to_string(), *p)).collect(),
-            generation,
-        };
-        let snapshot = Snapshot {
-            id: None,
-            strategy: "cooperative-sticky".into(),
-            topics: [("t".to_string(), 2)].into(),
-            partition_racks: Default::default(),
-            members: vec![
-                member("old", &[("t", 0)], Some(3)),
-                member("new", &[("t", 0)], Some(5)),
-                member("none", &[], None),
-            ],
-        };
+        let line = r#"{"strategy":"cooperative-sticky","topics":{"t":2},"members":[
+            {"id":"old","topics":["t"],"owned":[["t",0]],"generation":3},
+            {"id":"new","topics":["t"],"owned":[["t",0]],"generation":5},
+            {"id":"none","topics":["t"]}]}"#;
+        let snapshot: Snapshot = serde_json::from_str(line).unwrap();
         let model = Model::new(&snapshot.to_scenario()).unwrap();
         let group = model.group(Strategy::CooperativeSticky);
         let generations: Vec<Option<i32>> = group.members.iter().map(|m| m.generation).collect();

@@ -17,6 +17,9 @@ pub const MAX_TOTAL_PARTITIONS: u64 = 1_000_000;
 pub const MAX_TOPICS: usize = 10_000;
 /// The most consumers a scenario may have here.
 pub const MAX_CONSUMERS: usize = 10_000;
+/// The most members a `kap batch` snapshot may have: fifty times Kafka's largest assignor test
+/// (2,000), so that a line's time and memory stay bounded.
+pub const MAX_SNAPSHOT_MEMBERS: usize = 100_000;
 /// Kafka's limit on topic name length (`Topic.MAX_NAME_LENGTH`); `group.instance.id` follows the
 /// same rule (`JoinGroupRequest.validateGroupInstanceId`).
 pub const MAX_TOPIC_NAME: usize = 249;
@@ -87,7 +90,7 @@ impl fmt::Display for Problem {
 }
 
 /// Kafka's rule for topic names: ASCII letters, digits, `.`, `_` and `-`; not `.` or `..`.
-fn topic_name_problem(name: &str) -> Option<String> {
+pub(crate) fn topic_name_problem(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("a topic needs a name".into());
     }
@@ -169,11 +172,10 @@ pub fn parse_partition_count(text: &str) -> Result<Option<u32>, String> {
     }
 }
 
-/// A partition count, as typed, checked.
+/// A partition count, as typed, checked. Zero is allowed: Kafka's metadata holds topics with no
+/// partitions (being created, or deleted and re-created), and the assignors skip them.
 pub(crate) fn partition_count_problem(count: u64) -> Option<String> {
-    if count == 0 {
-        Some("a topic has at least one partition".into())
-    } else if count > u64::from(MAX_TOPIC_PARTITIONS) {
+    if count > u64::from(MAX_TOPIC_PARTITIONS) {
         Some(format!("at most {MAX_TOPIC_PARTITIONS} partitions per topic"))
     } else {
         None
@@ -207,6 +209,10 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
     if longer_than(&scenario.notes, MAX_NOTES) {
         error(Location::Scenario, format!("the notes have at most {MAX_NOTES} characters"));
     }
+    if scenario.version == 0 {
+        // Found by fuzzing: a link for it would say `v1.` and hold format 0, which no page opens.
+        error(Location::Scenario, format!("there is no scenario format 0; this version reads 1 to {VERSION}"));
+    }
     if scenario.topics.len() > MAX_TOPICS {
         error(Location::Scenario, format!("at most {MAX_TOPICS} topics"));
     }
@@ -232,7 +238,7 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             if layout.racks.is_empty() {
                 error(Location::Topic { index, field: "replicas" }, "name at least one rack for the replicas".into());
             }
-            if let Some(message) = layout.racks.iter().find_map(|r| rack_problem(r)) {
+            if let Some(message) = layout.racks.iter().flatten().find_map(|r| rack_problem(r)) {
                 error(Location::Topic { index, field: "replicas" }, message);
             }
             if layout.factor as usize > layout.racks.len().max(1) {
@@ -242,7 +248,7 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
                 );
             }
         }
-        if let Some(message) = topic.rack_overrides.values().flatten().find_map(|r| rack_problem(r)) {
+        if let Some(message) = topic.rack_overrides.values().flatten().flatten().find_map(|r| rack_problem(r)) {
             error(Location::Topic { index, field: "racks" }, message);
         }
         if let Some((&p, _)) = topic.rack_overrides.iter().find(|(&p, _)| p >= topic.partitions) {
@@ -349,8 +355,9 @@ mod tests {
         assert_eq!(parse_partition_count(" 12 "), Ok(Some(12)));
         assert_eq!(parse_partition_count("0007"), Ok(Some(7)));
         assert_eq!(parse_partition_count("1000000"), Ok(Some(1_000_000)));
-        assert_eq!(parse_partition_count("0"), Err("a topic has at least one partition".into()));
-        assert_eq!(parse_partition_count("000"), Err("a topic has at least one partition".into()));
+        // A topic with no partitions is one Kafka's metadata holds (being created or re-created).
+        assert_eq!(parse_partition_count("0"), Ok(Some(0)));
+        assert_eq!(parse_partition_count("000"), Ok(Some(0)));
         for too_many in ["1000001", "1000000000", "99999999999999999999999999", &"9".repeat(1 << 20)] {
             assert_eq!(parse_partition_count(too_many), Err("at most 1000000 partitions per topic".into()));
         }

@@ -16,9 +16,10 @@ fn name() -> impl Strategy<Value = String> {
 fn scenario() -> impl Strategy<Value = Scenario> {
     let topic = (
         name(),
-        1u32..500,
-        proptest::option::of((1u32..4, prop::collection::vec("[a-c]", 1..4))),
-        prop::collection::btree_map(0u32..5, prop::collection::vec("[a-z]{1,3}", 0..3), 0..3),
+        0u32..500,
+        proptest::option::of((1u32..4, prop::collection::vec(proptest::option::of("[a-c]"), 1..4))),
+        // `None`: a replica on a broker without a rack.
+        prop::collection::btree_map(0u32..5, prop::collection::vec(proptest::option::of("[a-z]{1,3}"), 0..3), 0..3),
     )
         .prop_map(|(name, partitions, layout, overrides)| TopicSpec {
             name,

@@ -10,12 +10,13 @@ use std::collections::BTreeMap;
 use assignor::Strategy as Assignor;
 use proptest::prelude::*;
 use scenario::report::{walk, Report, Walkthrough};
-use scenario::{Model, Snapshot, SnapshotMember};
+use scenario::{Model, Snapshot};
+use serde_json::{json, Value};
 
 const TOPICS: [(&str, u32); 3] = [("a", 4), ("b", 7), ("c", 2)];
 
-fn member(index: usize) -> impl Strategy<Value = SnapshotMember> {
-    let partition = (0..TOPICS.len(), 0u32..8).prop_map(|(t, p)| (TOPICS[t].0.to_string(), p % (TOPICS[t].1 + 1)));
+fn member(index: usize) -> impl Strategy<Value = Value> {
+    let partition = (0..TOPICS.len(), 0u32..8).prop_map(|(t, p)| json!([TOPICS[t].0, p % (TOPICS[t].1 + 1)]));
     (
         prop::collection::vec(0..TOPICS.len(), 0..=3),
         prop::collection::vec(partition, 0..6),
@@ -23,28 +24,35 @@ fn member(index: usize) -> impl Strategy<Value = SnapshotMember> {
         proptest::option::of(prop_oneof![Just("r1"), Just("r2")]),
         any::<bool>(),
     )
-        .prop_map(move |(topics, owned, generation, rack, is_static)| SnapshotMember {
-            id: format!("C{index}"),
-            instance_id: is_static.then(|| format!("i{index}")),
-            rack: rack.map(String::from),
-            topics: topics.into_iter().map(|t| TOPICS[t].0.to_string()).collect(),
-            owned,
-            generation,
+        .prop_map(move |(topics, owned, generation, rack, is_static)| {
+            json!({
+                "id": format!("C{index}"),
+                "instance_id": is_static.then(|| format!("i{index}")),
+                "rack": rack,
+                "topics": topics.into_iter().map(|t| TOPICS[t].0).collect::<Vec<_>>(),
+                "owned": owned,
+                "generation": generation,
+            })
         })
 }
 
-fn snapshot() -> impl Strategy<Value = Snapshot> {
+/// A snapshot as its `kap batch` line.
+fn snapshot() -> impl Strategy<Value = String> {
     let members = (1usize..6).prop_flat_map(|n| (0..n).map(member).collect::<Vec<_>>());
     let racks = proptest::option::of(prop::collection::vec(
         prop::collection::vec(prop_oneof![Just("r1".to_string()), Just("r2".to_string())], 1..3),
         TOPICS[1].1 as usize,
     ));
-    (prop::sample::select(Assignor::ALL.to_vec()), members, racks).prop_map(|(strategy, members, racks)| Snapshot {
-        id: None,
-        strategy: strategy.name().to_string(),
-        topics: TOPICS.iter().map(|(t, n)| (t.to_string(), *n)).collect(),
-        partition_racks: racks.map(|r| BTreeMap::from([("b".to_string(), r)])).unwrap_or_default(),
-        members,
+    (prop::sample::select(Assignor::ALL.to_vec()), members, racks).prop_map(|(strategy, members, racks)| {
+        let mut line = json!({
+            "strategy": strategy.name(),
+            "topics": TOPICS.iter().map(|(t, n)| (t.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+            "members": members,
+        });
+        if let Some(racks) = racks {
+            line["partition_racks"] = json!({ "b": racks });
+        }
+        line.to_string()
     })
 }
 
@@ -57,7 +65,8 @@ proptest! {
     })]
 
     #[test]
-    fn a_snapshot_walks_through_to_batchs_answer(snapshot in snapshot()) {
+    fn a_snapshot_walks_through_to_batchs_answer(line in snapshot()) {
+        let snapshot: Snapshot = serde_json::from_str(&line).unwrap();
         let (strategy, mut group) = snapshot.to_group().unwrap();
         // `kap batch`'s answer for this line.
         let batch = assignor::assign(strategy, &group);

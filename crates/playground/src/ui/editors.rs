@@ -56,12 +56,15 @@ fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
     let rename = on_value(store, move |name| Edit::RenameTopic { topic: i, name });
     let set_partitions = on_value(store, move |partitions| Edit::SetPartitions { topic: i, partitions });
     let factor = topic.replicas.as_ref().map_or(0, |l| l.factor);
-    let racks = topic.replicas.as_ref().map(|l| l.racks.join(", ")).unwrap_or_default();
+    let racks = topic.replicas.as_ref().map(|l| scenario::format::replica_racks_text(&l.racks)).unwrap_or_default();
     let set_factor = on_value(store, move |text: String| Edit::SetReplicationFactor {
         topic: i,
         factor: text.trim().parse().unwrap_or(0),
     });
-    let set_racks = on_value(store, move |text: String| Edit::SetReplicaRacks { topic: i, racks: split_list(&text) });
+    let set_racks = on_value(store, move |text: String| Edit::SetReplicaRacks {
+        topic: i,
+        racks: scenario::format::parse_replica_racks(&text),
+    });
     let remove = on(store, Edit::RemoveTopic { topic: i });
     let racks_known = topic.replicas.is_some() || !topic.rack_overrides.is_empty();
     html! {
@@ -72,7 +75,7 @@ fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
             <td><CountField label={format!("Partitions of {}", topic.name)} value={topic.partitions} field={Field::Partitions(i)} on_set={set_partitions} /></td>
             <td class="replicas">
                 <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–" field={Field::ReplicationFactor(i)} on_input={set_factor} />
-                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks" field={Field::ReplicaRacks(i)} on_input={set_racks} />
+                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks (- for a broker without one)" field={Field::ReplicaRacks(i)} on_input={set_racks} />
             </td>
             <td><button type="button" class="icon" aria-label={format!("Remove topic {}", topic.name)} onclick={remove}>{ "✕" }</button></td>
         </tr>
@@ -93,15 +96,15 @@ fn partition_racks(store: &Store, i: usize, topic: &TopicSpec) -> Html {
     }
     let rows = (0..topic.partitions).map(|p| {
         let on_input = on_value(store, move |text: String| {
-            let racks = (!text.trim().is_empty() || text.contains(',')).then(|| split_list(&text));
+            let racks = (!text.trim().is_empty() || text.contains(',')).then(|| scenario::format::parse_replica_racks(&text));
             Edit::SetPartitionRacks { topic: i, partition: p, racks }
         });
         let overridden = topic.rack_overrides.contains_key(&p);
         html! {
             <span class={classes!("partition-rack", overridden.then_some("overridden"))}>
                 <span class="pnum" aria-hidden="true">{ p }</span>
-                <TextField label={format!("Replica racks of {}-{p}", topic.name)} compact=true value={topic.racks_of(p).join(",")}
-                    placeholder="none" field={Field::PartitionRacks(i, p)} {on_input} />
+                <TextField label={format!("Replica racks of {}-{p}", topic.name)} compact=true value={scenario::format::replica_racks_text(&topic.racks_of(p))}
+                    placeholder="none (- for a broker without a rack)" field={Field::PartitionRacks(i, p)} {on_input} />
             </span>
         }
     });
