@@ -1,5 +1,6 @@
-//! The two places where Java itself leaks into Kafka's assignments: string order and `HashMap`
-//! iteration order. Both are emulated here and nowhere else.
+//! The places where Java itself leaks into Kafka's assignments: string order, `HashMap` iteration
+//! order, and Kafka's `Uuid` hash code and order (KIP-848's assignors work on topic ids). All are
+//! emulated here and nowhere else.
 
 use std::cmp::Ordering;
 
@@ -26,6 +27,32 @@ pub fn topic_partition_hash(topic_hash: i32, partition: u32) -> i32 {
     // Partition numbers are Java ints; ours stay below 2^31 by validation.
     let partition = partition as i32;
     31i32.wrapping_mul(31i32.wrapping_add(partition)).wrapping_add(topic_hash)
+}
+
+/// Kafka's `Uuid.hashCode`: the two 64-bit halves xor-ed, then folded to 32 bits.
+pub fn uuid_hash(most_significant: i64, least_significant: i64) -> i32 {
+    let xor = most_significant ^ least_significant;
+    ((xor >> 32) as i32) ^ (xor as i32)
+}
+
+/// Kafka's `Uuid.compareTo`: the most significant half, then the least, each as a *signed* long.
+pub fn cmp_uuid(a: (i64, i64), b: (i64, i64)) -> Ordering {
+    a.0.cmp(&b.0).then(a.1.cmp(&b.1))
+}
+
+/// Java's `Integer.hashCode`: the value itself.
+pub fn int_hash(value: u32) -> i32 {
+    // Partition numbers are Java ints; ours stay below 2^31 by validation.
+    value as i32
+}
+
+/// The table size of `new HashSet<>(collection)` for a collection of `len` elements (Java 17:
+/// `new HashMap<>(max((int) (len / .75f) + 1, 16))`, rounded up to a power of two; it never grows
+/// afterwards). JDK 19 changed this sizing (`HashMap.newHashMap`): 24 elements get 32 buckets there,
+/// 64 here, so iteration orders can differ between JVMs.
+pub fn copied_set_table_size(len: usize) -> usize {
+    let requested = ((len as f32 / 0.75f32) as usize + 1).max(16);
+    requested.next_power_of_two()
 }
 
 /// How a Java `HashMap` links a new key into its bucket.
@@ -117,6 +144,25 @@ mod tests {
         // AbstractStickyAssignorTest relies on Java iterating consumer3, consumer2, consumer1.
         let hashes: Vec<i32> = ["consumer1", "consumer2", "consumer3"].iter().map(|s| string_hash(s)).collect();
         assert_eq!(iteration_order(&hashes, Link::Tail), vec![2, 1, 0]);
+    }
+
+    #[test]
+    fn uuid_hash_and_order_match_kafka() {
+        assert_eq!(uuid_hash(0, 1), 1);
+        assert_eq!(uuid_hash(1 << 32, 0), 1);
+        assert_eq!(uuid_hash(-1, 0), 0);
+        // Signed halves: a negative most significant half sorts first.
+        assert_eq!(cmp_uuid((-1, 0), (0, 0)), Ordering::Less);
+        assert_eq!(cmp_uuid((0, -1), (0, 1)), Ordering::Less);
+    }
+
+    #[test]
+    fn copied_sets_are_sized_like_java_17() {
+        assert_eq!(copied_set_table_size(0), 16);
+        assert_eq!(copied_set_table_size(12), 32);
+        assert_eq!(copied_set_table_size(11), 16);
+        assert_eq!(copied_set_table_size(24), 64);
+        assert_eq!(copied_set_table_size(2000), 4096);
     }
 
     #[test]

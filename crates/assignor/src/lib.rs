@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod consumer_group;
 mod error;
 mod fast_map;
 pub mod java;
@@ -30,6 +31,7 @@ pub mod rebalance;
 mod roundrobin;
 mod sticky;
 pub mod trace;
+mod uuid;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -37,6 +39,7 @@ use std::str::FromStr;
 
 pub use error::AssignError;
 pub use model::{Assignment, Group, Member, Subscription, Topic, TopicPartition, UserData};
+pub use uuid::{Uuid, UuidError};
 
 use prepared::{MemberIdx, PartitionIdx, Prepared, TopicIdx};
 use trace::{NoTrace, Tracer};

@@ -1,0 +1,76 @@
+//! The server-side `RangeAssignor` (`range`), rewritten by KAFKA-16944 (3.9): no longer sticky, it
+//! ignores what members own. Members are sorted (static members first by `group.instance.id`, then
+//! the others by member id, both in Java string order); each topic is cut into contiguous ranges among
+//! its subscribers, the first `partitions % subscribers` one partition longer. With every member on the
+//! same topics, each gets the same partition numbers of every equally sized topic (co-partitioning).
+//!
+//! Topic `t` with 5 partitions, members A and B: A gets 0–2, B gets 3–4.
+
+use std::cmp::Ordering;
+
+use super::target::{GroupSpec, MemberLists, TopicIdx};
+use super::SubscriptionType;
+use crate::java;
+
+pub(crate) fn assign(spec: &GroupSpec<'_>) -> MemberLists {
+    let mut lists: MemberLists = vec![Vec::new(); spec.members.len()];
+    if spec.members.is_empty() {
+        return lists;
+    }
+    let sorted = sorted_members(spec);
+    // Per topic: subscribers counted (homogeneous: every member), then where the next range starts.
+    let mut subscribers = vec![0u32; spec.topic_count()];
+    match spec.subscription_type {
+        SubscriptionType::Homogeneous => {
+            for t in &spec.members[sorted[0]].subscribed {
+                subscribers[t.ix()] = spec.members.len() as u32;
+            }
+        }
+        SubscriptionType::Heterogeneous => {
+            for member in &spec.members {
+                for t in &member.subscribed {
+                    subscribers[t.ix()] += 1;
+                }
+            }
+        }
+    }
+    let homogeneous_topics = &spec.members[sorted[0]].subscribed;
+    let mut next_range = vec![0u32; spec.topic_count()];
+    let mut extra_left: Vec<u32> = (0..spec.topic_count())
+        .map(|t| if subscribers[t] == 0 { 0 } else { spec.partition_counts[t] % subscribers[t] })
+        .collect();
+    for &m in &sorted {
+        let topics = match spec.subscription_type {
+            SubscriptionType::Homogeneous => homogeneous_topics,
+            SubscriptionType::Heterogeneous => &spec.members[m].subscribed,
+        };
+        for &t in topics {
+            let count = spec.partitions(t);
+            let mut quota = count / subscribers[t.ix()];
+            if extra_left[t.ix()] > 0 {
+                quota += 1;
+                extra_left[t.ix()] -= 1;
+            }
+            let start = next_range[t.ix()];
+            let end = (start + quota).min(count);
+            next_range[t.ix()] = end;
+            lists[m].extend((start..end).map(|p| (TopicIdx(t.0), p)));
+        }
+    }
+    lists
+}
+
+/// `sortMemberIds`: a stable sort of member-map order, static members first.
+fn sorted_members(spec: &GroupSpec<'_>) -> Vec<usize> {
+    let mut sorted: Vec<usize> = (0..spec.members.len()).collect();
+    sorted.sort_by(|&a, &b| {
+        let (a, b) = (&spec.members[a], &spec.members[b]);
+        match (a.instance_id, b.instance_id) {
+            (Some(x), Some(y)) => java::cmp_str(x, y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => java::cmp_str(a.id, b.id),
+        }
+    });
+    sorted
+}

@@ -1,0 +1,2 @@
+//! Reconciliation (`CurrentAssignmentBuilder`): how a member converges to its target through
+//! heartbeats.
