@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use super::{ConsumerGroup, CoordinatorError, SubscriptionType, TargetAssignment};
 use crate::java;
@@ -63,6 +64,8 @@ pub(crate) struct OwnedTopic {
 }
 
 pub(crate) struct SpecMember<'a> {
+    /// The position in [`ConsumerGroup::members`].
+    pub input: usize,
     pub id: &'a str,
     pub instance_id: Option<&'a str>,
     /// The subscribed topics that exist, each once, in no particular order.
@@ -76,6 +79,8 @@ pub(crate) struct SpecMember<'a> {
 /// `GroupSpecImpl` plus `SubscribedTopicDescriberImpl`, indexed.
 pub(crate) struct GroupSpec<'a> {
     pub topic_names: Vec<&'a str>,
+    /// The names again, shared by every `TopicPartition` of the answer.
+    topic_arcs: Vec<Arc<str>>,
     pub topic_ids: Vec<Uuid>,
     pub partition_counts: Vec<u32>,
     /// In `memberIds()` iteration order.
@@ -95,7 +100,8 @@ pub(crate) type MemberLists = Vec<Vec<(TopicIdx, u32)>>;
 impl<'a> GroupSpec<'a> {
     pub(crate) fn new(group: &'a ConsumerGroup, options: &SpecOptions) -> Result<Self, CoordinatorError> {
         let mut by_name: HashMap<&str, TopicIdx> = HashMap::with_capacity(group.topics.len());
-        let mut by_id: HashMap<Uuid, TopicIdx> = HashMap::with_capacity(group.topics.len());
+        let mut by_id: HashMap<Uuid, TopicIdx, UuidHashing> =
+            HashMap::with_capacity_and_hasher(group.topics.len(), UuidHashing);
         let mut total = 0u64;
         for (i, topic) in group.topics.iter().enumerate() {
             let idx = TopicIdx(i as u32);
@@ -129,29 +135,43 @@ impl<'a> GroupSpec<'a> {
 
         let mut assigned: Vec<Vec<bool>> = group.topics.iter().map(|t| vec![false; t.partitions as usize]).collect();
         let mut members = Vec::with_capacity(order.len());
-        // Consecutive members usually subscribe alike: resolve each distinct list once.
-        let mut last_resolved: Option<(&[String], Vec<TopicIdx>)> = None;
-        let mut stamp = vec![usize::MAX; group.topics.len()];
+        // Every subscribed name, missing ones included, counts for the subscription type.
+        let mut name_ids: HashMap<&str, usize> = HashMap::new();
+        let mut name_topics: Vec<Option<TopicIdx>> = Vec::new();
+        let mut name_stamps: Vec<usize> = Vec::new();
+        let mut subscribers: Vec<usize> = Vec::new();
+        // Members usually subscribe alike: resolve each run of equal lists once.
+        let mut previous: Option<(&[String], Vec<usize>, Vec<TopicIdx>)> = None;
         for (position, &input) in order.iter().enumerate() {
             let member = &group.members[input];
-            let subscribed = match &last_resolved {
-                Some((names, resolved)) if *names == member.topics.as_slice() => resolved.clone(),
+            let (names, subscribed) = match &previous {
+                Some((list, names, resolved)) if *list == member.topics.as_slice() => (names.clone(), resolved.clone()),
                 _ => {
+                    let mut names = Vec::with_capacity(member.topics.len());
                     let mut resolved = Vec::with_capacity(member.topics.len());
                     for name in &member.topics {
-                        if let Some(&t) = by_name.get(name.as_str()) {
-                            if stamp[t.ix()] != position {
-                                stamp[t.ix()] = position;
-                                resolved.push(t);
-                            }
+                        let n = *name_ids.entry(name.as_str()).or_insert_with(|| {
+                            name_topics.push(by_name.get(name.as_str()).copied());
+                            name_stamps.push(usize::MAX);
+                            subscribers.push(0);
+                            name_topics.len() - 1
+                        });
+                        if name_stamps[n] != position {
+                            name_stamps[n] = position;
+                            names.push(n);
+                            resolved.extend(name_topics[n]);
                         }
                     }
-                    last_resolved = Some((member.topics.as_slice(), resolved.clone()));
-                    resolved
+                    previous = Some((member.topics.as_slice(), names.clone(), resolved.clone()));
+                    (names, resolved)
                 }
             };
+            for n in names {
+                subscribers[n] += 1;
+            }
             let mut owned: Vec<OwnedTopic> = Vec::with_capacity(member.target.len());
-            let mut owned_index: HashMap<Uuid, usize> = HashMap::with_capacity(member.target.len());
+            let mut owned_index: HashMap<Uuid, usize, UuidHashing> =
+                HashMap::with_capacity_and_hasher(member.target.len(), UuidHashing);
             for (id, partitions) in &member.target {
                 if let Some(&too_large) = partitions.iter().find(|&&p| p > i32::MAX as u32) {
                     return Err(CoordinatorError::PartitionNumberTooLarge(too_large));
@@ -177,6 +197,7 @@ impl<'a> GroupSpec<'a> {
                 dedup_keeping_first(&mut entry.partitions);
             }
             members.push(SpecMember {
+                input,
                 id: &member.id,
                 instance_id: member.instance_id.as_deref(),
                 subscribed,
@@ -185,9 +206,17 @@ impl<'a> GroupSpec<'a> {
             });
         }
 
-        let subscription_type = options.subscription_type.unwrap_or_else(|| subscription_type(group));
+        // `ModernGroup.subscriptionType`: HOMOGENEOUS when nobody subscribes to anything or every name
+        // has every member.
+        let computed = if subscribers.iter().all(|&count| count == group.members.len()) {
+            SubscriptionType::Homogeneous
+        } else {
+            SubscriptionType::Heterogeneous
+        };
+        let subscription_type = options.subscription_type.unwrap_or(computed);
         Ok(GroupSpec {
             topic_names: group.topics.iter().map(|t| t.name.as_str()).collect(),
+            topic_arcs: group.topics.iter().map(|t| Arc::from(t.name.as_str())).collect(),
             topic_ids: group.topics.iter().map(|t| t.id).collect(),
             partition_counts: group.topics.iter().map(|t| t.partitions).collect(),
             members,
@@ -258,45 +287,72 @@ impl<'a> GroupSpec<'a> {
     /// The builders' per-member lists, back to names: every input member, partitions as sets sorted
     /// by (topic, partition).
     pub(crate) fn named(&self, lists: MemberLists) -> TargetAssignment {
-        let mut by_member: HashMap<&str, Vec<(TopicIdx, u32)>> = HashMap::with_capacity(self.members.len());
+        let mut by_input: Vec<Vec<(TopicIdx, u32)>> = vec![Vec::new(); self.input_members.len()];
         for (member, list) in self.members.iter().zip(lists) {
-            by_member.insert(member.id, list);
+            by_input[member.input] = list;
+        }
+        // Each topic's rank in name order, so that sorting compares integers.
+        let mut by_name: Vec<usize> = (0..self.topic_names.len()).collect();
+        by_name.sort_unstable_by(|&a, &b| java::cmp_str(self.topic_names[a], self.topic_names[b]));
+        let mut rank = vec![0u64; by_name.len()];
+        for (r, &t) in by_name.iter().enumerate() {
+            rank[t] = r as u64;
         }
         let mut members = BTreeMap::new();
-        for &id in &self.input_members {
-            let mut list = by_member.remove(id).unwrap_or_default();
-            list.sort_unstable_by(|a, b| {
-                java::cmp_str(self.topic_names[a.0.ix()], self.topic_names[b.0.ix()]).then(a.1.cmp(&b.1))
-            });
+        for (&id, mut list) in self.input_members.iter().zip(by_input) {
+            list.sort_unstable_by_key(|&(t, p)| (rank[t.ix()] << 32) | u64::from(p));
             list.dedup();
-            let named = list.into_iter().map(|(t, p)| TopicPartition::new(self.topic_names[t.ix()], p)).collect();
+            let named = list
+                .into_iter()
+                .map(|(t, partition)| TopicPartition { topic: Arc::clone(&self.topic_arcs[t.ix()]), partition })
+                .collect();
             members.insert(id.to_string(), named);
         }
         TargetAssignment { members, subscription_type: self.subscription_type }
     }
 }
 
-/// `ModernGroup.subscriptionType`: count the subscribers of every topic *name* (missing topics
-/// included); HOMOGENEOUS when nobody subscribes to anything or every name has every member.
-pub(crate) fn subscription_type(group: &ConsumerGroup) -> SubscriptionType {
-    let mut subscribers: HashMap<&str, usize> = HashMap::new();
-    for member in &group.members {
-        let distinct: HashSet<&str> = member.topics.iter().map(String::as_str).collect();
-        for name in distinct {
-            *subscribers.entry(name).or_default() += 1;
-        }
-    }
-    if subscribers.values().all(|&count| count == group.members.len()) {
-        SubscriptionType::Homogeneous
-    } else {
-        SubscriptionType::Heterogeneous
-    }
-}
-
+/// Set semantics for a record's partition list, keeping first occurrences in place.
 fn dedup_keeping_first(list: &mut Vec<u32>) {
-    if list.len() < 2 {
+    // Lists written by the coordinator never repeat; most are even ascending.
+    if list.windows(2).all(|w| w[0] < w[1]) {
+        return;
+    }
+    let mut sorted = list.clone();
+    sorted.sort_unstable();
+    if sorted.windows(2).all(|w| w[0] != w[1]) {
         return;
     }
     let mut seen = HashSet::with_capacity(list.len());
     list.retain(|p| seen.insert(*p));
+}
+
+/// Topic ids are random already: fold the two halves instead of hashing them again.
+#[derive(Clone, Copy, Default)]
+struct UuidHashing;
+
+impl std::hash::BuildHasher for UuidHashing {
+    type Hasher = UuidHasher;
+
+    fn build_hasher(&self) -> UuidHasher {
+        UuidHasher(0)
+    }
+}
+
+struct UuidHasher(u64);
+
+impl std::hash::Hasher for UuidHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_i64(&mut self, half: i64) {
+        self.0 = self.0.rotate_left(29) ^ half as u64;
+    }
 }
