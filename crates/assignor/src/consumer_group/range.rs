@@ -34,16 +34,27 @@ pub(crate) fn assign(spec: &GroupSpec<'_>) -> MemberLists {
             }
         }
     }
-    let homogeneous_topics = &spec.members[sorted[0]].subscribed;
+    // Topics are independent: visit them in name order, so each list comes out sorted.
+    let by_name = |topics: &[TopicIdx]| {
+        let mut topics = topics.to_vec();
+        topics.sort_unstable_by_key(|t| spec.topic_rank[t.ix()]);
+        topics
+    };
+    let homogeneous_topics = by_name(&spec.members[sorted[0]].subscribed);
     let mut next_range = vec![0u32; spec.topic_count()];
     let mut extra_left: Vec<u32> = (0..spec.topic_count())
         .map(|t| if subscribers[t] == 0 { 0 } else { spec.partition_counts[t] % subscribers[t] })
         .collect();
     for &m in &sorted {
+        let own_topics;
         let topics = match spec.subscription_type {
-            SubscriptionType::Homogeneous => homogeneous_topics,
-            SubscriptionType::Heterogeneous => &spec.members[m].subscribed,
+            SubscriptionType::Homogeneous => &homogeneous_topics,
+            SubscriptionType::Heterogeneous => {
+                own_topics = by_name(&spec.members[m].subscribed);
+                &own_topics
+            }
         };
+        lists[m].reserve(topics.len());
         for &t in topics {
             let count = spec.partitions(t);
             let mut quota = count / subscribers[t.ix()];

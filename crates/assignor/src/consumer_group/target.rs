@@ -81,6 +81,8 @@ pub(crate) struct GroupSpec<'a> {
     pub topic_names: Vec<&'a str>,
     /// The names again, shared by every `TopicPartition` of the answer.
     topic_arcs: Vec<Arc<str>>,
+    /// Each topic's place in name order (Java string order), for sorting by integers.
+    pub topic_rank: Vec<u32>,
     pub topic_ids: Vec<Uuid>,
     pub partition_counts: Vec<u32>,
     /// In `memberIds()` iteration order.
@@ -217,6 +219,7 @@ impl<'a> GroupSpec<'a> {
         Ok(GroupSpec {
             topic_names: group.topics.iter().map(|t| t.name.as_str()).collect(),
             topic_arcs: group.topics.iter().map(|t| Arc::from(t.name.as_str())).collect(),
+            topic_rank: name_ranks(&group.topics),
             topic_ids: group.topics.iter().map(|t| t.id).collect(),
             partition_counts: group.topics.iter().map(|t| t.partitions).collect(),
             members,
@@ -291,16 +294,9 @@ impl<'a> GroupSpec<'a> {
         for (member, list) in self.members.iter().zip(lists) {
             by_input[member.input] = list;
         }
-        // Each topic's rank in name order, so that sorting compares integers.
-        let mut by_name: Vec<usize> = (0..self.topic_names.len()).collect();
-        by_name.sort_unstable_by(|&a, &b| java::cmp_str(self.topic_names[a], self.topic_names[b]));
-        let mut rank = vec![0u64; by_name.len()];
-        for (r, &t) in by_name.iter().enumerate() {
-            rank[t] = r as u64;
-        }
         let mut members = BTreeMap::new();
         for (&id, mut list) in self.input_members.iter().zip(by_input) {
-            list.sort_unstable_by_key(|&(t, p)| (rank[t.ix()] << 32) | u64::from(p));
+            list.sort_unstable_by_key(|&(t, p)| (u64::from(self.topic_rank[t.ix()]) << 32) | u64::from(p));
             list.dedup();
             let named = list
                 .into_iter()
@@ -310,6 +306,16 @@ impl<'a> GroupSpec<'a> {
         }
         TargetAssignment { members, subscription_type: self.subscription_type }
     }
+}
+
+fn name_ranks(topics: &[super::TopicImage]) -> Vec<u32> {
+    let mut by_name: Vec<usize> = (0..topics.len()).collect();
+    by_name.sort_unstable_by(|&a, &b| java::cmp_str(&topics[a].name, &topics[b].name));
+    let mut rank = vec![0u32; topics.len()];
+    for (r, &t) in by_name.iter().enumerate() {
+        rank[t] = r as u32;
+    }
+    rank
 }
 
 /// Set semantics for a record's partition list, keeping first occurrences in place.
