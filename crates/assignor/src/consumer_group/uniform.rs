@@ -176,8 +176,9 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
             for entry in &member.owned {
                 let Some(t) = entry.topic.filter(|t| subscribed_by[t.ix()] == m) else { continue };
                 let length = self.owners[t.ix()].len() as u32;
-                if entry.partitions.iter().any(|&p| p >= length) {
-                    return Err(self.first_out_of_bounds(m));
+                if let Some(&index) = entry.partitions.iter().find(|&&p| p >= length) {
+                    let listed_first = CoordinatorError::IndexOutOfBounds { index, length };
+                    return Err(self.first_out_of_bounds(m).unwrap_or(listed_first));
                 }
                 self.sizes[m] += entry.partitions.len() as i32;
                 for &p in &entry.partitions {
@@ -189,18 +190,17 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
         Ok(())
     }
 
-    /// The exception Java meets first: member `m`'s map and sets in their iteration order.
-    fn first_out_of_bounds(&self, m: usize) -> CoordinatorError {
+    /// The exception Java meets first in member `m`'s target, walking its map and sets in their
+    /// iteration order.
+    fn first_out_of_bounds(&self, m: usize) -> Option<CoordinatorError> {
         let member = &self.spec.members[m];
-        for entry in self.spec.owned_in_java_order(member) {
-            let Some(t) = entry.topic.filter(|t| member.subscribed.contains(t)) else { continue };
+        self.spec.owned_in_java_order(member).into_iter().find_map(|entry| {
+            let t = entry.topic.filter(|t| member.subscribed.contains(t))?;
             let length = self.owners[t.ix()].len() as u32;
-            if let Some(&index) = GroupSpec::partitions_in_java_order(&entry.partitions).iter().find(|&&p| p >= length)
-            {
-                return CoordinatorError::IndexOutOfBounds { index, length };
-            }
-        }
-        CoordinatorError::PartitionAssignor("owned partitions changed while read")
+            let partitions = GroupSpec::partitions_in_java_order(&entry.partitions);
+            let index = *partitions.iter().find(|&&p| p >= length)?;
+            Some(CoordinatorError::IndexOutOfBounds { index, length })
+        })
     }
 
     /// Topics by partitions per subscriber (descending), then subscribers (ascending), then id.
