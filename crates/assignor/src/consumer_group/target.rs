@@ -59,8 +59,9 @@ pub(crate) struct OwnedTopic {
     pub id: Uuid,
     /// `None` for a topic id the image no longer has (a deleted topic).
     pub topic: Option<TopicIdx>,
-    /// The partitions, distinct, in the order the record listed them.
-    pub partitions: Vec<u32>,
+    /// Where its partitions are in [`SpecMember::owned_partitions`]: distinct, in the order the record
+    /// listed them.
+    pub partitions: std::ops::Range<usize>,
 }
 
 pub(crate) struct SpecMember<'a> {
@@ -74,6 +75,14 @@ pub(crate) struct SpecMember<'a> {
     pub topic_names: &'a [String],
     /// The current target assignment, topics in record order.
     pub owned: Vec<OwnedTopic>,
+    /// The partitions of all of them, one topic after another.
+    pub owned_partitions: Vec<u32>,
+}
+
+impl SpecMember<'_> {
+    pub(crate) fn partitions(&self, topic: &OwnedTopic) -> &[u32] {
+        &self.owned_partitions[topic.partitions.clone()]
+    }
 }
 
 /// `GroupSpecImpl` plus `SubscribedTopicDescriberImpl`, indexed.
@@ -172,9 +181,8 @@ impl<'a> GroupSpec<'a> {
                 subscribers[n] += 1;
             }
             let mut owned: Vec<OwnedTopic> = Vec::with_capacity(member.target.len());
-            let mut owned_index: HashMap<Uuid, usize, UuidHashing> =
-                HashMap::with_capacity_and_hasher(member.target.len(), UuidHashing);
-            for (id, partitions) in &member.target {
+            let mut owned_partitions: Vec<u32> = Vec::new();
+            for (id, partitions) in merged_topics(&member.target).iter() {
                 if let Some(&too_large) = partitions.iter().find(|&&p| p > i32::MAX as u32) {
                     return Err(CoordinatorError::PartitionNumberTooLarge(too_large));
                 }
@@ -186,17 +194,9 @@ impl<'a> GroupSpec<'a> {
                         }
                     }
                 }
-                // A topic listed twice is one map entry.
-                match owned_index.get(id) {
-                    Some(&at) => owned[at].partitions.extend(partitions),
-                    None => {
-                        owned_index.insert(*id, owned.len());
-                        owned.push(OwnedTopic { id: *id, topic, partitions: partitions.clone() });
-                    }
-                }
-            }
-            for entry in &mut owned {
-                dedup_keeping_first(&mut entry.partitions);
+                let start = owned_partitions.len();
+                owned_partitions.extend(distinct_keeping_first(partitions).iter());
+                owned.push(OwnedTopic { id: *id, topic, partitions: start..owned_partitions.len() });
             }
             members.push(SpecMember {
                 input,
@@ -205,6 +205,7 @@ impl<'a> GroupSpec<'a> {
                 subscribed,
                 topic_names: &member.topics,
                 owned,
+                owned_partitions,
             });
         }
 
@@ -318,19 +319,36 @@ fn name_ranks(topics: &[super::TopicImage]) -> Vec<u32> {
     rank
 }
 
-/// Set semantics for a record's partition list, keeping first occurrences in place.
-fn dedup_keeping_first(list: &mut Vec<u32>) {
+/// A target as one entry per topic id: the record lists each topic once, but a topic given twice is
+/// one map entry.
+fn merged_topics(target: &[(Uuid, Vec<u32>)]) -> Cow<'_, [(Uuid, Vec<u32>)]> {
+    let mut seen: HashMap<Uuid, usize, UuidHashing> = HashMap::with_capacity_and_hasher(target.len(), UuidHashing);
+    if target.iter().enumerate().all(|(i, (id, _))| seen.insert(*id, i).is_none()) {
+        return Cow::Borrowed(target);
+    }
+    let mut merged: Vec<(Uuid, Vec<u32>)> = Vec::new();
+    for (id, partitions) in target {
+        match merged.iter_mut().find(|(m, _)| m == id) {
+            Some((_, list)) => list.extend(partitions),
+            None => merged.push((*id, partitions.clone())),
+        }
+    }
+    Cow::Owned(merged)
+}
+
+/// Set semantics for a record's partition list, keeping first occurrences in order.
+fn distinct_keeping_first(list: &[u32]) -> Cow<'_, [u32]> {
     // Lists written by the coordinator never repeat; most are even ascending.
     if list.windows(2).all(|w| w[0] < w[1]) {
-        return;
+        return Cow::Borrowed(list);
     }
-    let mut sorted = list.clone();
+    let mut sorted = list.to_vec();
     sorted.sort_unstable();
     if sorted.windows(2).all(|w| w[0] != w[1]) {
-        return;
+        return Cow::Borrowed(list);
     }
     let mut seen = HashSet::with_capacity(list.len());
-    list.retain(|p| seen.insert(*p));
+    Cow::Owned(list.iter().copied().filter(|p| seen.insert(*p)).collect())
 }
 
 /// Topic ids are random already: fold the two halves instead of hashing them again.

@@ -68,19 +68,20 @@ fn homogeneous(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
         }
         let mut kept: Vec<(TopicIdx, u32)> = Vec::new();
         // The map's order matters only once a member owns more than its quota.
-        let owned_total: usize = member.owned.iter().map(|o| o.partitions.len()).sum();
+        let owned_total = member.owned_partitions.len();
         let owned =
             if owned_total as u64 > quota { spec.owned_in_java_order(member) } else { member.owned.iter().collect() };
         for entry in owned {
             let Some(t) = entry.topic.filter(|t| subscribed[t.ix()]) else {
                 continue; // an unsubscribed or deleted topic is dropped whole
             };
-            let size = entry.partitions.len() as u64;
+            let partitions = member.partitions(entry);
+            let size = partitions.len() as u64;
             if size <= quota {
                 quota -= size;
-                kept.extend(entry.partitions.iter().map(|&p| (t, p)));
+                kept.extend(partitions.iter().map(|&p| (t, p)));
             } else {
-                for &p in GroupSpec::partitions_in_java_order(&entry.partitions).iter() {
+                for &p in GroupSpec::partitions_in_java_order(partitions).iter() {
                     if quota > 0 {
                         quota -= 1;
                         kept.push((t, p));
@@ -176,12 +177,13 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
             for entry in &member.owned {
                 let Some(t) = entry.topic.filter(|t| subscribed_by[t.ix()] == m) else { continue };
                 let length = self.owners[t.ix()].len() as u32;
-                if let Some(&index) = entry.partitions.iter().find(|&&p| p >= length) {
+                let partitions = member.partitions(entry);
+                if let Some(&index) = partitions.iter().find(|&&p| p >= length) {
                     let listed_first = CoordinatorError::IndexOutOfBounds { index, length };
                     return Err(self.first_out_of_bounds(m).unwrap_or(listed_first));
                 }
-                self.sizes[m] += entry.partitions.len() as i32;
-                for &p in &entry.partitions {
+                self.sizes[m] += partitions.len() as i32;
+                for &p in partitions {
                     self.owners[t.ix()][p as usize] = m as i32;
                     self.targets[m].insert((t, p));
                 }
@@ -197,7 +199,7 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
         self.spec.owned_in_java_order(member).into_iter().find_map(|entry| {
             let t = entry.topic.filter(|t| member.subscribed.contains(t))?;
             let length = self.owners[t.ix()].len() as u32;
-            let partitions = GroupSpec::partitions_in_java_order(&entry.partitions);
+            let partitions = GroupSpec::partitions_in_java_order(member.partitions(entry));
             let index = *partitions.iter().find(|&&p| p >= length)?;
             Some(CoordinatorError::IndexOutOfBounds { index, length })
         })
