@@ -114,12 +114,18 @@ fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, limit: usize) -> io
     })
 }
 
-/// Writes the answer for one line. This is the one place where a line's kind is decided: every
-/// line today is a classic-protocol group snapshot ([`scenario::Snapshot`]).
+/// Writes the answer for one line. This is the one place where a line's kind is decided: a line
+/// with `"protocol":"consumer"` asks the group coordinator for a target assignment (KIP-848,
+/// [`scenario::consumer_snapshot`]); every other line is a classic-protocol group snapshot
+/// ([`scenario::Snapshot`]).
 fn answer(line: &str, output: &mut impl Write) -> io::Result<()> {
     // serde would also read a struct from an array of its fields in order: a snapshot is an object.
     if !line.trim_start().starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
         return failure(output, None, "not a group snapshot: a snapshot is a JSON object");
+    }
+    if scenario::consumer_snapshot::is_consumer_line(line) {
+        serde_json::to_writer(&mut *output, &scenario::consumer_snapshot::answer(line))?;
+        return output.write_all(b"\n");
     }
     let snapshot: scenario::Snapshot = match serde_json::from_str(line) {
         Ok(snapshot) => snapshot,

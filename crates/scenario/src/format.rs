@@ -256,6 +256,9 @@ pub struct Snapshot<'a> {
     /// Any JSON value, echoed verbatim in the answer.
     #[serde(default, borrow)]
     pub id: Option<&'a serde_json::value::RawValue>,
+    /// `"classic"`, the default; a `"consumer"` line is a [`crate::consumer_snapshot::ConsumerSnapshot`].
+    #[serde(default, borrow)]
+    pub protocol: Option<Name<'a>>,
     /// The strategy's name (protocol or class name).
     #[serde(borrow)]
     pub strategy: Name<'a>,

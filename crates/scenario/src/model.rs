@@ -201,6 +201,12 @@ impl Snapshot<'_> {
     /// [`Snapshot::to_group`], letting go of each member's lists as soon as they are converted (a
     /// large group's owned partitions and subscriptions are the bulk of its memory).
     pub fn into_group(self) -> Result<(Strategy, Group), String> {
+        if let Some(protocol) = self.protocol.as_ref().filter(|p| p.as_str() != "classic") {
+            return Err(format!(
+                "protocol {:?}: a classic snapshot says \"classic\" or nothing (\"consumer\" lines are for kap batch)",
+                protocol.as_str()
+            ));
+        }
         let strategy: Strategy = self.strategy.parse()?;
         let mut total: u64 = 0;
         let mut topics = Vec::with_capacity(self.topics.0.len());
