@@ -12,8 +12,9 @@
 //!   most-loaded subscriber's highest partitions to the least-loaded until each topic's subscribers
 //!   are within one partition.
 //!
-//! Two members, topic `a` (ids and hash order aside) with 3 partitions, B owning all three:
-//! homogeneous quotas are 2 and 1; B keeps two, and the third goes to A.
+//! Homogeneous example: topic `a` with 3 partitions, members A then B in member-map order, B owning
+//! all three. The quotas are 2 for A (first, so it gets the extra one) and 1 for B: B keeps one
+//! partition and gives two back, and A takes them.
 
 use std::collections::{BTreeSet, HashMap};
 
