@@ -175,3 +175,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_first_member_in_map_order_takes_the_extra_partition_even_from_an_owner() {
+    // The example of uniform.rs: "A" (hash 65) comes before "B" (66) in Java's HashMap.
+    let topics = vec![topic("a", 1, 3)];
+    let mut owner = member("B", &["a"]);
+    owner.target = vec![(topics[0].id, vec![0, 1, 2])];
+    let group = ConsumerGroup { topics, members: vec![owner, member("A", &["a"])] };
+    let target = target_assignment(ServerAssignor::Uniform, &group).unwrap();
+    let tp = |p| TopicPartition::new("a", p);
+    assert_eq!(target.members["A"], [tp(1), tp(2)]);
+    assert_eq!(target.members["B"], [tp(0)]);
+}
