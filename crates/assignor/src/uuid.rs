@@ -11,16 +11,31 @@ use crate::java;
 /// A Kafka `Uuid`, the two signed 64-bit halves Java keeps.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Uuid {
+    /// The first eight bytes, big-endian.
     pub most_significant: i64,
+    /// The last eight bytes, big-endian.
     pub least_significant: i64,
 }
 
 /// Why a string is not a `Uuid`; the messages follow `Uuid.fromString`'s.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UuidError {
+    /// More than 24 characters.
     TooLong(String),
-    IllegalCharacter { text: String, character: char },
-    WrongLength { text: String, bytes: usize },
+    /// A character outside URL-safe base64.
+    IllegalCharacter {
+        /// The whole text.
+        text: String,
+        /// The first character refused.
+        character: char,
+    },
+    /// The text decodes to something other than 16 bytes.
+    WrongLength {
+        /// The whole text.
+        text: String,
+        /// How many bytes it decodes to.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for UuidError {
@@ -46,6 +61,7 @@ impl std::error::Error for UuidError {}
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 impl Uuid {
+    /// A `Uuid` from its two halves.
     pub const fn new(most_significant: i64, least_significant: i64) -> Self {
         Uuid { most_significant, least_significant }
     }

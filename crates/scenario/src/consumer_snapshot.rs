@@ -36,6 +36,7 @@ pub const PROTOCOL: &str = "consumer";
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSnapshot {
+    /// Any JSON value, echoed in the answer.
     #[serde(default)]
     pub id: Option<serde_json::Value>,
     /// Always `"consumer"`.
@@ -52,14 +53,19 @@ pub struct ConsumerSnapshot {
     pub members: Vec<ConsumerSnapshotMember>,
 }
 
+/// A member of a consumer-protocol line.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSnapshotMember {
+    /// `member.id` (a client-generated `Uuid` string under KIP-848; any string works).
     pub id: String,
+    /// `group.instance.id`, for a static member.
     #[serde(default)]
     pub instance_id: Option<String>,
+    /// `client.rack`; no effect on the 4.0 assignors.
     #[serde(default)]
     pub rack: Option<String>,
+    /// Subscribed topic names; missing topics allowed.
     #[serde(default)]
     pub topics: Vec<String>,
     /// The member's current target assignment.
@@ -70,11 +76,15 @@ pub struct ConsumerSnapshotMember {
 /// Why a consumer-protocol line has no assignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConsumerLineError {
+    /// The line is not JSON.
     NotJson(String),
+    /// The JSON does not have the line's shape (a missing, unknown or repeated field).
     NotASnapshot(String),
     /// A field Kafka could never hold, with where it is.
     Field {
+        /// The field, as a path (`members[2].owned`).
         location: String,
+        /// What is wrong with it.
         problem: String,
     },
     /// The coordinator's answer: Kafka throws, or the group cannot exist.
@@ -156,7 +166,9 @@ pub type MemberPartitions = Vec<(String, Vec<(String, u32)>)>;
 /// The answer line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConsumerAnswer {
+    /// The line's `id`, or null.
     pub id: serde_json::Value,
+    /// Every member's target, or why there is none.
     pub result: Result<MemberPartitions, ConsumerLineError>,
 }
 

@@ -42,11 +42,14 @@ pub use target::{MapOrder, SpecOptions};
 /// `group.remote.assignor`, and `uniform` is the default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ServerAssignor {
+    /// `UniformAssignor`, the default: balance first, then stickiness.
     Uniform,
+    /// The server-side `RangeAssignor`: contiguous ranges per topic, not sticky.
     Range,
 }
 
 impl ServerAssignor {
+    /// Both, in the order of the broker's default `group.consumer.assignors` (`uniform, range`).
     pub const ALL: [ServerAssignor; 2] = [ServerAssignor::Uniform, ServerAssignor::Range];
 
     /// The name a client configures in `group.remote.assignor`.
@@ -87,16 +90,21 @@ impl FromStr for ServerAssignor {
 /// Whether every member subscribes to the same topic names (`ModernGroup.subscriptionType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum SubscriptionType {
+    /// Every member subscribes to the same names (or nobody to any).
     #[default]
     Homogeneous,
+    /// Some member's subscription differs.
     Heterogeneous,
 }
 
 /// A topic in the cluster's metadata image.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopicImage {
+    /// The topic's name.
     pub name: String,
+    /// Its id, fixed when the topic is created.
     pub id: Uuid,
+    /// Its partition count (0 allowed).
     pub partitions: u32,
 }
 
@@ -130,6 +138,7 @@ pub struct ConsumerGroup {
 pub struct TargetAssignment {
     /// Every member's partitions, sorted by (topic, partition): the assignor returns sets.
     pub members: BTreeMap<String, Vec<TopicPartition>>,
+    /// Which builder the coordinator's subscription type chose.
     pub subscription_type: SubscriptionType,
 }
 
@@ -141,7 +150,12 @@ pub enum CoordinatorError {
     PartitionAssignor(&'static str),
     /// `ArrayIndexOutOfBoundsException`: the heterogeneous uniform builder indexes a topic's owner
     /// array with an owned partition number the topic does not have.
-    IndexOutOfBounds { index: u32, length: u32 },
+    IndexOutOfBounds {
+        /// The owned partition number.
+        index: u32,
+        /// The topic's partition count.
+        length: u32,
+    },
     /// Two members share a member id: a map cannot hold them.
     DuplicateMember(String),
     /// Two topics share a name or an id: the metadata image cannot hold them.
@@ -149,7 +163,10 @@ pub enum CoordinatorError {
     /// A partition number beyond Java's `int`.
     PartitionNumberTooLarge(u32),
     /// The group is larger than this tool computes (see [`crate::MAX_PARTITIONS`]).
-    TooManyPartitions { total: u64 },
+    TooManyPartitions {
+        /// The partitions of all topics.
+        total: u64,
+    },
 }
 
 impl CoordinatorError {
@@ -209,10 +226,12 @@ pub struct PreparedGroup<'a> {
 }
 
 impl<'a> PreparedGroup<'a> {
+    /// `TargetAssignmentBuilder`'s part: the group as the assignor sees it.
     pub fn new(group: &'a ConsumerGroup, options: &SpecOptions) -> Result<Self, CoordinatorError> {
         Ok(PreparedGroup { spec: target::GroupSpec::new(group, options)? })
     }
 
+    /// HOMOGENEOUS or HETEROGENEOUS, as the coordinator decided (or the options said).
     pub fn subscription_type(&self) -> SubscriptionType {
         self.spec.subscription_type
     }

@@ -23,15 +23,20 @@ use crate::model::TopicPartition;
 /// `MemberState` of the coordinator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MemberState {
+    /// At the target epoch with everything its target holds (or still before its first heartbeat).
     Stable,
+    /// Waiting for the member to report its revoked partitions gone.
     UnrevokedPartitions,
+    /// At the target epoch, waiting for partitions other members still hold.
     UnreleasedPartitions,
 }
 
 /// A member as the coordinator tracks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CurrentMember {
+    /// The member epoch: the target epoch it has reached.
     pub epoch: i32,
+    /// Where it is in the state machine.
     pub state: MemberState,
     /// What the coordinator has given the member.
     pub assigned: BTreeSet<TopicPartition>,
@@ -101,8 +106,11 @@ pub struct Lane {
 /// A partition nobody consumed for a while although it was consumed before and after.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stop {
+    /// The partition.
     pub partition: TopicPartition,
+    /// The member consuming it before the first heartbeat.
     pub from: String,
+    /// The member consuming it at the end.
     pub to: String,
     /// Heartbeats of the group after which nobody consumed it.
     pub heartbeats: usize,
@@ -111,10 +119,13 @@ pub struct Stop {
 /// What [`simulate`] saw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reconciliation {
+    /// Per member of the target, what it consumed and its state after every heartbeat.
     pub lanes: BTreeMap<String, Lane>,
+    /// The partitions that changed hands with a gap, by partition.
     pub stops: Vec<Stop>,
     /// Rounds played until every member was STABLE at the target epoch with its target.
     pub rounds: usize,
+    /// Whether that happened within [`MAX_ROUNDS`].
     pub converged: bool,
 }
 
