@@ -307,7 +307,7 @@ mod tests {
                 "not a group snapshot: duplicate key \"t0\" at line 1 column 50",
                 "not a group snapshot: duplicate key \"t0\" at line 1 column 89",
                 "not a group snapshot: unknown field `owend`, expected one of `id`, `instance_id`, `rack`, `topics`, `owned`, `generation` at line 1 column 93",
-                "not a group snapshot: unknown field `extra`, expected one of `id`, `strategy`, `topics`, `partition_racks`, `members` at line 1 column 67",
+                "not a group snapshot: unknown field `extra`, expected one of `id`, `protocol`, `strategy`, `topics`, `partition_racks`, `members` at line 1 column 67",
                 "not a group snapshot: a snapshot is a JSON object",
             ]
         );
