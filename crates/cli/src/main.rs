@@ -5,10 +5,12 @@
 //! - `kap show FILE` prints every strategy side by side for a scenario or a snapshot.
 //! - `kap link FILE` prints its share link (`--embed`: the embed link and an iframe snippet).
 //! - `kap explain --strategy S FILE` walks through one strategy's decisions.
+//! - `kap import FILE` turns `kafka-consumer-groups.sh --describe` output into a scenario file.
 //! - `kap presets` lists the built-in scenarios; `kap preset ID` prints one as a scenario file.
 
 mod batch;
 mod explain;
+mod import;
 mod input;
 mod json;
 mod show;
@@ -61,6 +63,18 @@ enum Command {
         json: bool,
         file: PathBuf,
     },
+    /// Turn `kafka-consumer-groups.sh --describe` output (offsets, --members --verbose, --state; any
+    /// Kafka version) into a scenario file; what was inferred and unread lines go to stderr.
+    Import {
+        /// The pasted output, or `-` for stdin.
+        file: PathBuf,
+        /// The group to import when the output describes several.
+        #[arg(long)]
+        group: Option<String>,
+        /// Weigh each partition by its LAG (load by traffic instead of by count).
+        #[arg(long, value_parser = ["lag"])]
+        weights: Option<String>,
+    },
     /// List the built-in preset scenarios.
     Presets,
     /// Print a preset as a scenario file.
@@ -91,6 +105,15 @@ fn main() -> ExitCode {
         Command::Explain { strategy, json, file } => strategy
             .parse()
             .and_then(|strategy| input::read(&file).and_then(|s| explain::run(&s, strategy, json, &mut out))),
+        Command::Import { file, group, weights } => input::read_text(&file).and_then(|text| {
+            let weights = if weights.is_some() {
+                scenario::import::WeightSource::Lag
+            } else {
+                scenario::import::WeightSource::None
+            };
+            let options = scenario::import::Options { group, weights };
+            import::run(&text, &options, &mut out, &mut io::stderr())
+        }),
         Command::Presets => {
             let mut text = String::new();
             for preset in scenario::presets::all() {

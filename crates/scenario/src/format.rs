@@ -77,12 +77,26 @@ pub struct TopicSpec {
     /// rack is a broker without `broker.rack`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
     pub rack_overrides: BTreeMap<u32, Vec<Option<String>>>,
+    /// Traffic of each partition (in the scenario's `weight_unit`, e.g. messages/s), for load by
+    /// weight; absent: 1. Kafka's assignors never see it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<u64>,
+    /// Partitions whose weight differs from the topic's (a hot partition): partition number to weight.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub partition_weights: BTreeMap<u32, u64>,
 }
 
 impl TopicSpec {
     /// A topic whose replicas' racks are unknown.
     pub fn new(name: impl Into<String>, partitions: u32) -> Self {
-        TopicSpec { name: name.into(), partitions, replicas: None, rack_overrides: BTreeMap::new() }
+        TopicSpec {
+            name: name.into(),
+            partitions,
+            replicas: None,
+            rack_overrides: BTreeMap::new(),
+            weight: None,
+            partition_weights: BTreeMap::new(),
+        }
     }
 }
 
@@ -195,6 +209,10 @@ pub struct View {
     /// Whether the rebalance diff is shown.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub diff: bool,
+    /// What the topics' weights measure (`messages/s`, `bytes/s`, `LAG`); empty: weights are
+    /// relative.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub weight_unit: String,
 }
 
 fn yes() -> bool {
@@ -207,7 +225,7 @@ fn is_true(b: &bool) -> bool {
 
 impl Default for View {
     fn default() -> Self {
-        View { strategies: Vec::new(), diff: true }
+        View { strategies: Vec::new(), diff: true, weight_unit: String::new() }
     }
 }
 

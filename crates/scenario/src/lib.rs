@@ -18,6 +18,7 @@ pub mod consumer_snapshot;
 pub mod edit;
 pub mod events;
 pub mod format;
+pub mod import;
 pub mod link;
 pub mod model;
 pub mod presets;

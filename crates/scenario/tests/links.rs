@@ -20,12 +20,15 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         proptest::option::of((1u32..4, prop::collection::vec(proptest::option::of("[a-c]"), 1..4))),
         // `None`: a replica on a broker without a rack.
         prop::collection::btree_map(0u32..5, prop::collection::vec(proptest::option::of("[a-z]{1,3}"), 0..3), 0..3),
+        (proptest::option::of(0u64..1_000_000), prop::collection::btree_map(0u32..5, 0u64..u64::MAX, 0..3)),
     )
-        .prop_map(|(name, partitions, layout, overrides)| TopicSpec {
+        .prop_map(|(name, partitions, layout, overrides, (weight, partition_weights))| TopicSpec {
             name,
             partitions,
             replicas: layout.map(|(factor, racks)| scenario::format::ReplicaLayout { factor, racks }),
             rack_overrides: overrides,
+            weight,
+            partition_weights,
         });
     let consumer = (
         name(),
@@ -77,7 +80,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             topics,
             consumers,
             previous,
-            view: View { strategies, diff },
+            view: View { strategies, diff, ..View::default() },
         })
 }
 

@@ -1,0 +1,59 @@
+//! `kap import` end to end: the scenario on stdout is one `kap show` reads, and the notes and
+//! unread lines are on stderr.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenario/tests/data/import");
+
+fn kap(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kap")).args(args).output().expect("kap runs");
+    (output.status.success(), String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
+}
+
+fn imported(args: &[&str], name: &str) -> std::path::PathBuf {
+    let sample = format!("{DATA}/messy.txt");
+    let mut all = vec!["import", sample.as_str()];
+    all.extend_from_slice(args);
+    let (ok, out, err) = kap(&all);
+    assert!(ok, "{err}");
+    let path = std::env::temp_dir().join(format!("kap-import-{}-{name}.json", std::process::id()));
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+#[test]
+fn an_imported_group_shows_with_no_move_under_its_own_strategy() {
+    let file = imported(&["--group", "orders-app"], "orders");
+    let (ok, out, err) = kap(&["show", "--json", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let shown: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(shown["group_strategy"], "cooperative-sticky");
+    assert_eq!(shown["strategies"]["cooperative-sticky"]["moved"], serde_json::json!([]));
+    assert_eq!(shown["strategies"]["range"]["moved"].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn notes_and_unread_lines_go_to_stderr() {
+    let sample = format!("{DATA}/messy.txt");
+    let (ok, out, err) = kap(&["import", &sample, "--group", "orders-app", "--weights", "lag"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("inferred: each member subscribes to the topics the group consumes"), "{err}");
+    assert!(err.contains("inferred: weights are each partition's LAG"), "{err}");
+    assert!(err.contains("unread line 40: a row of the --describe table (line 30) that cannot be read: no CONSUMER-ID"));
+    assert_eq!(err.lines().filter(|l| l.starts_with("unread line ")).count(), 5);
+    let scenario: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(scenario["view"]["weight_unit"], "LAG");
+}
+
+#[test]
+fn a_paste_that_cannot_be_placed_fails_with_the_reason() {
+    let sample = format!("{DATA}/kafka-3.9-members-only.txt");
+    let (ok, out, err) = kap(&["import", &sample]);
+    assert!(!ok);
+    assert!(out.is_empty());
+    assert!(err.contains("print ASSIGNMENT without topic names"), "{err}");
+}
