@@ -20,6 +20,7 @@ pub mod events;
 pub mod format;
 pub mod import;
 pub mod link;
+pub mod load;
 pub mod model;
 pub mod presets;
 pub mod report;

@@ -251,6 +251,12 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
         if let Some(message) = topic.rack_overrides.values().flatten().flatten().find_map(|r| rack_problem(r)) {
             error(Location::Topic { index, field: "racks" }, message);
         }
+        if let Some(&p) = topic.partition_weights.keys().find(|&&p| p >= topic.partitions) {
+            error(
+                Location::Topic { index, field: "weights" },
+                format!("weight for partition {p}, but the topic has {} partitions", topic.partitions),
+            );
+        }
         if let Some((&p, _)) = topic.rack_overrides.iter().find(|(&p, _)| p >= topic.partitions) {
             error(
                 Location::Topic { index, field: "racks" },
