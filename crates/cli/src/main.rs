@@ -6,9 +6,11 @@
 //! - `kap link FILE` prints its share link (`--embed`: the embed link and an iframe snippet).
 //! - `kap explain --strategy S FILE` walks through one strategy's decisions.
 //! - `kap import FILE` turns `kafka-consumer-groups.sh --describe` output into a scenario file.
+//! - `kap config --strategy S [FILE]` prints each client's settings for S and the safe migration.
 //! - `kap presets` lists the built-in scenarios; `kap preset ID` prints one as a scenario file.
 
 mod batch;
+mod config;
 mod explain;
 mod import;
 mod input;
@@ -75,6 +77,18 @@ enum Command {
         #[arg(long, value_parser = ["lag"])]
         weights: Option<String>,
     },
+    /// Each client's settings for a strategy (Java, Spring Boot, librdkafka, franz-go) and, for a
+    /// classic one, the safe migration from the consumers' lists in FILE (default: three on [range]).
+    Config {
+        /// range, roundrobin, sticky, cooperative-sticky; uniform or consumer-range for the consumer protocol.
+        #[arg(long)]
+        strategy: String,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// A scenario or snapshot file whose consumers migrate, or `-` for stdin.
+        file: Option<PathBuf>,
+    },
     /// List the built-in preset scenarios.
     Presets,
     /// Print a preset as a scenario file.
@@ -114,6 +128,12 @@ fn main() -> ExitCode {
             let options = scenario::import::Options { group, weights };
             import::run(&text, &options, &mut out, &mut io::stderr())
         }),
+        Command::Config { strategy, json, file } => {
+            strategy.parse().map_err(|e: scenario::config::UnknownTarget| e.to_string()).and_then(|target| {
+                let scenario = file.as_deref().map(input::read).transpose()?;
+                config::run(target, scenario.as_ref(), json, &mut out)
+            })
+        }
         Command::Presets => {
             let mut text = String::new();
             for preset in scenario::presets::all() {

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod advice;
+pub mod config;
 pub mod consumer_snapshot;
 pub mod edit;
 pub mod events;

@@ -96,7 +96,11 @@ pub fn load(topics: &[TopicSpec], lists: &Lists) -> Load {
         total: weights().fold(0u64, u64::saturating_add),
         spread: heaviest - weights().min().unwrap_or(0),
         spread_by_count: counts().max().unwrap_or(0) - counts().min().unwrap_or(0),
-        most_loaded: members.iter().filter(|(_, m)| m.weight == heaviest && heaviest > 0).map(|(id, _)| id.clone()).collect(),
+        most_loaded: members
+            .iter()
+            .filter(|(_, m)| m.weight == heaviest && heaviest > 0)
+            .map(|(id, _)| id.clone())
+            .collect(),
         members,
     }
 }
@@ -114,7 +118,8 @@ mod tests {
 
     #[test]
     fn unweighted_load_is_the_partition_count() {
-        let load = load(&[TopicSpec::new("t", 3)], &lists(&[("a", &[("t", 0), ("t", 1)]), ("b", &[("t", 2)]), ("c", &[])]));
+        let load =
+            load(&[TopicSpec::new("t", 3)], &lists(&[("a", &[("t", 0), ("t", 1)]), ("b", &[("t", 2)]), ("c", &[])]));
         assert!(!load.weighted);
         assert_eq!((load.total, load.spread, load.spread_by_count), (3, 2, 2));
         assert_eq!(load.most_loaded, ["a"]);
