@@ -57,3 +57,24 @@ fn a_paste_that_cannot_be_placed_fails_with_the_reason() {
     assert!(out.is_empty());
     assert!(err.contains("print ASSIGNMENT without topic names"), "{err}");
 }
+
+#[test]
+fn lag_weights_show_as_load_and_move_nothing() {
+    let file = imported(&["--group", "orders-app", "--weights", "lag"], "lag");
+    let (ok, out, err) = kap(&["show", "--json", file.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let shown: Value = serde_json::from_str(&out).unwrap();
+    let own = &shown["strategies"]["cooperative-sticky"];
+    assert_eq!(own["moved"], serde_json::json!([]));
+    // orders-5 has LAG 222; the row of orders-1 is cut short in this paste, so it weighs 1.
+    let load = &own["metrics"]["load"];
+    assert_eq!(load["weights"]["orders-app-0-3f1c9e2a-5b7d-4e11-9c3a-2d8e6f4b1a70"], 223);
+    // audit-0 120 + orders-2 111 + payments-0 9 (the row the terminal wrapped).
+    assert_eq!(load["weights"]["consumer-orders-app-2-8a41d0b5-77c2-4f0e-b1d9-0c5e3a2f9d16"], 240);
+    // audit-1 157 + orders-3 148 + payments-1 46: balanced by count (3 partitions), heaviest by traffic.
+    assert_eq!(load["weights"]["consumer-orders-app-3-c02e7f4d-1a9b-4d3c-8e6f-5b7a9c1d2e48"], 351);
+    assert_eq!(load["total"], 1119);
+    assert_eq!(load["most_loaded"], serde_json::json!(["consumer-orders-app-3-c02e7f4d-1a9b-4d3c-8e6f-5b7a9c1d2e48"]));
+    let (_, table, _) = kap(&["show", file.to_str().unwrap()]);
+    assert!(table.contains("load (LAG)"), "{table}");
+}
