@@ -2,9 +2,23 @@
 //! file `kap show` and the playground read. The scenario goes to stdout; what was inferred and
 //! every line that could not be read go to stderr.
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::path::Path;
 
 use scenario::import::{self, Options};
+
+/// The pasted text in FILE, or on stdin for `-`.
+pub fn read(path: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading stdin: {e}"))
+    } else {
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_to_string(&mut text))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    read.map(|_| text)
+}
 
 pub fn run(text: &str, options: &Options, out: &mut impl Write, err: &mut impl Write) -> Result<(), String> {
     let import = import::read(text);

@@ -119,7 +119,7 @@ fn main() -> ExitCode {
         Command::Explain { strategy, json, file } => strategy
             .parse()
             .and_then(|strategy| input::read(&file).and_then(|s| explain::run(&s, strategy, json, &mut out))),
-        Command::Import { file, group, weights } => input::read_text(&file).and_then(|text| {
+        Command::Import { file, group, weights } => import::read(&file).and_then(|text| {
             let weights = if weights.is_some() {
                 scenario::import::WeightSource::Lag
             } else {

@@ -6,7 +6,7 @@
 //! the panel of the group's own strategy moves nothing for a settled group (checked here with the
 //! core, and said in a note when it would), and every other panel shows what switching would move.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use assignor::Strategy;
@@ -271,10 +271,11 @@ fn display_name(name: &str) -> String {
 /// partitions and the instance ids.
 fn owners(group: &GroupText, notes: &mut Vec<String>) -> Result<Owners, ImportError> {
     let mut members: Vec<String> = Vec::new();
+    let mut listed: HashSet<String> = HashSet::new();
     let mut instance_ids = BTreeMap::new();
     let mut described: BTreeMap<String, Vec<(String, u32)>> = BTreeMap::new();
     for row in &group.members {
-        if !members.contains(&row.consumer_id) {
+        if listed.insert(row.consumer_id.clone()) {
             members.push(row.consumer_id.clone());
         }
         if let Some(instance) = row.instance_id.as_ref().filter(|i| !i.is_empty()) {
@@ -283,7 +284,7 @@ fn owners(group: &GroupText, notes: &mut Vec<String>) -> Result<Owners, ImportEr
     }
     for row in &group.partitions {
         let Some(id) = &row.consumer_id else { continue };
-        if !members.contains(id) {
+        if listed.insert(id.clone()) {
             members.push(id.clone());
         }
         described.entry(id.clone()).or_default().push((row.topic.clone(), row.partition));
@@ -464,8 +465,10 @@ fn moves(scenario: &Scenario, strategy: Strategy) -> Option<usize> {
 /// known and keep the default.
 fn weigh_by_lag(scenario: &mut Scenario, group: &GroupText, notes: &mut Vec<String>) {
     let mut weighed = 0;
+    let index: HashMap<String, usize> = scenario.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
     for row in &group.partitions {
-        let (Some(lag), Some(topic)) = (row.lag, scenario.topics.iter_mut().find(|t| t.name == row.topic)) else {
+        let topic = index.get(&row.topic).and_then(|&i| scenario.topics.get_mut(i));
+        let (Some(lag), Some(topic)) = (row.lag, topic) else {
             continue;
         };
         topic.partition_weights.insert(row.partition, u64::try_from(lag).unwrap_or(0));

@@ -9,6 +9,8 @@
 //! ASSIGNMENT-STRATEGY of an empty group before 4.0); a value can hold spaces (the ASSIGNMENT list
 //! `t(0,1), u(2)`, the coordinator `host:9092 (1)`).
 
+use std::collections::HashMap;
+
 use super::{Assignment, Line, Unread};
 
 /// One row of `--describe` (`--offsets`): a partition with its offsets and owner.
@@ -81,6 +83,8 @@ pub struct Text {
     pub unread: Vec<Unread>,
     /// Columns a header named that this reader does not know (a newer tool); their values are skipped.
     pub unknown_columns: Vec<(Line, String)>,
+    /// Each group's place in `groups`, by name.
+    index: HashMap<String, usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,10 +241,11 @@ impl Text {
     }
 
     fn group(&mut self, name: &str) -> &mut GroupText {
-        let index = match self.groups.iter().position(|g| g.name == name) {
-            Some(index) => index,
+        let index = match self.index.get(name) {
+            Some(&index) => index,
             None => {
                 self.groups.push(GroupText { name: name.to_string(), ..GroupText::default() });
+                self.index.insert(name.to_string(), self.groups.len() - 1);
                 self.groups.len() - 1
             }
         };
