@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use assignor::Strategy;
-use scenario::config::{self, Client, Migration, Target};
+use scenario::config::{self, Migration, Target};
 use scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -58,27 +58,10 @@ fn text(target: Target, settings: &[config::Settings], migration: Option<&Migrat
     if let Some(trap) = &migration.trap {
         text.push_str(&format!("Do not: {}: {}.\n", trap.title.trim_start_matches("The trap, "), trap.outcome));
     }
-    if let Some(note) =
-        settings.iter().find(|s| s.client == Client::Librdkafka).and_then(|_| librdkafka_caveat(migration))
-    {
+    if let Some(note) = &migration.librdkafka {
         text.push_str(&format!("{note}\n"));
     }
     text.trim_end().to_string()
-}
-
-/// librdkafka refuses lists that mix cooperative and eager strategies, so the first bounce of a
-/// path that needs one is not open to it.
-fn librdkafka_caveat(migration: &Migration) -> Option<String> {
-    let mixed = migration.steps.iter().any(|step| {
-        step.lists.iter().any(|(_, list)| {
-            list.contains(&Strategy::CooperativeSticky) && list.iter().any(|s| *s != Strategy::CooperativeSticky)
-        })
-    });
-    mixed.then(|| {
-        "librdkafka clients cannot take this path: they refuse a list mixing cooperative-sticky with an eager \
-         strategy; stop every consumer and start them all on the new list, or move to the consumer protocol"
-            .to_string()
-    })
 }
 
 fn to_json(target: Target, settings: &[config::Settings], migration: Option<&Migration>) -> Value {
@@ -102,7 +85,7 @@ fn to_json(target: Target, settings: &[config::Settings], migration: Option<&Mig
         "migration": migration.map(|m| json!({
             "steps": m.steps.iter().map(step).collect::<Vec<_>>(),
             "trap": m.trap.as_ref().map(step),
-            "librdkafka": librdkafka_caveat(m),
+            "librdkafka": m.librdkafka,
         })),
     })
 }

@@ -15,6 +15,7 @@ use crate::browser;
 use crate::computed::summarised;
 use crate::saved::{self, Origin};
 use crate::state::{Action, State};
+use crate::ui::config::ConfigSection;
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::panel::{PanelRef, StrategyPanel};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
@@ -159,6 +160,7 @@ fn Playground() -> Html {
                 <div class="results">
                     <GroupSummary />
                     <Panels explain=true />
+                    <ConfigSection />
                 </div>
             </main>
         </div>

@@ -217,6 +217,8 @@ pub struct Migration {
     pub steps: Vec<Step>,
     /// The one-bounce shortcut and where it breaks, when it does.
     pub trap: Option<Step>,
+    /// Why librdkafka clients cannot take these steps, when they cannot.
+    pub librdkafka: Option<String>,
 }
 
 /// The safe path from `current` (each member's list, in JoinGroup order) to every member listing
@@ -232,7 +234,7 @@ pub fn migration(current: &[(String, Vec<Strategy>)], target: Strategy) -> Migra
     };
     let mut steps = vec![step("Today".to_string(), current.to_vec())];
     if current.iter().all(|(_, list)| *list == done) {
-        return Migration { steps, trap: None };
+        return Migration { steps, trap: None, librdkafka: None };
     }
     // Lists that already name the target (3.0+'s default [range, cooperative-sticky]) need no first bounce.
     let first: Vec<(String, Vec<Strategy>)> = if current.iter().all(|(_, list)| list.contains(&target)) {
@@ -270,7 +272,21 @@ pub fn migration(current: &[(String, Vec<Strategy>)], target: Strategy) -> Migra
         midway(current, &last),
     );
     let trap = (!trap.selection.rejected.is_empty()).then_some(trap);
-    Migration { steps, trap }
+    let librdkafka = librdkafka_caveat(&steps);
+    Migration { steps, trap, librdkafka }
+}
+
+/// librdkafka refuses a list that mixes cooperative and eager strategies (its CONFIGURATION.md),
+/// so a path through such lists is closed to it.
+fn librdkafka_caveat(steps: &[Step]) -> Option<String> {
+    let mixed = steps.iter().flat_map(|step| &step.lists).any(|(_, list)| {
+        list.contains(&Strategy::CooperativeSticky) && list.iter().any(|s| *s != Strategy::CooperativeSticky)
+    });
+    mixed.then(|| {
+        "librdkafka clients cannot take this path: they refuse a list mixing cooperative-sticky with an eager \
+         strategy; stop every consumer and start them all on the new list, or move to the consumer protocol"
+            .to_string()
+    })
 }
 
 fn list_name(list: &[Strategy]) -> String {

@@ -1,9 +1,11 @@
 //! The page's components. Leaf components read the DOM and dispatch domain edits; none holds
 //! assignment logic: they render what `computed` holds.
 
+pub mod config;
 pub mod editors;
 pub mod explain;
 pub mod fields;
+pub mod import;
 pub mod panel;
 pub mod saved;
 pub mod share;

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::state::Action;
+use crate::ui::import::ImportDialog;
 use crate::ui::Store;
 
 #[function_component]
@@ -81,6 +82,7 @@ pub fn ShareBar() -> Html {
             <button type="button" onclick={toggle("embed")} aria-expanded={(*open == Some("embed")).to_string()}>{ "Embed" }</button>
             <button type="button" onclick={export}>{ "Export JSON" }</button>
             <label class="button">{ "Import JSON" }<input type="file" accept=".json,application/json" class="sr-only" onchange={import} /></label>
+            <button type="button" onclick={toggle("kafka")} aria-expanded={(*open == Some("kafka")).to_string()}>{ "Import from Kafka" }</button>
             if *open == Some("link") {
                 <div class="dialog" role="dialog" aria-label="Share link">
                     <label>{ "Link to this scenario" }<input readonly=true value={link.clone()} class="link" /></label>
@@ -95,6 +97,9 @@ pub fn ShareBar() -> Html {
             }
             if *open == Some("embed") {
                 <EmbedDialog base={base} />
+            }
+            if *open == Some("kafka") {
+                <ImportDialog on_close={let open = open.clone(); Callback::from(move |()| open.set(None))} />
             }
         </div>
     }

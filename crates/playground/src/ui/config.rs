@@ -1,0 +1,97 @@
+//! The Configuration section: for the strategy the user picks, each client's exact settings with a
+//! copy button and a link to its documentation, and the safe migration from the consumers' current
+//! lists, step by step (`scenario::config`, the same as `kap config`).
+
+use assignor::Strategy;
+use scenario::config::{self, ServerAssignor, Target};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::browser;
+use crate::ui::Store;
+
+const TARGETS: [(&str, Target); 6] = [
+    ("cooperative-sticky", Target::Classic(Strategy::CooperativeSticky)),
+    ("sticky", Target::Classic(Strategy::Sticky)),
+    ("range", Target::Classic(Strategy::Range)),
+    ("roundrobin", Target::Classic(Strategy::RoundRobin)),
+    ("uniform (consumer protocol)", Target::Consumer(ServerAssignor::Uniform)),
+    ("range (consumer protocol)", Target::Consumer(ServerAssignor::Range)),
+];
+
+#[function_component]
+pub fn ConfigSection() -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let chosen = use_state(|| 0usize);
+    let copied = use_state(|| None::<(usize, bool)>);
+    let target = TARGETS.get(*chosen).map_or(Target::Classic(Strategy::CooperativeSticky), |(_, t)| *t);
+    let onchange = {
+        let (chosen, copied) = (chosen.clone(), copied.clone());
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            chosen.set(usize::try_from(select.selected_index()).unwrap_or(0));
+            copied.set(None);
+        })
+    };
+    let settings = config::settings(target);
+    let lists: Vec<(String, Vec<Strategy>)> = store
+        .scenario
+        .consumers
+        .iter()
+        .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|n| n.parse().ok()).collect()))
+        .collect();
+    let migration = match target {
+        Target::Classic(strategy) if !lists.is_empty() => Some(config::migration(&lists, strategy)),
+        _ => None,
+    };
+    html! {
+        <section class="config" aria-label="Configuration">
+            <h2>{ "Configuration" }</h2>
+            <label class="inline">{ "Settings for " }
+                <select {onchange}>
+                    { for TARGETS.iter().enumerate().map(|(i, (name, _))| html! { <option selected={i == *chosen}>{ *name }</option> }) }
+                </select>
+            </label>
+            <ul class="clients">
+                { for settings.iter().enumerate().map(|(i, s)| {
+                    let text = s.lines.join("\n");
+                    let copy = {
+                        let (copied, text) = (copied.clone(), text.clone());
+                        Callback::from(move |_| copied.set(Some((i, browser::copy_text(&text)))))
+                    };
+                    let label = match *copied {
+                        Some((j, true)) if j == i => "Copied",
+                        Some((j, false)) if j == i => "Select and copy",
+                        _ => "Copy",
+                    };
+                    html! {
+                        <li data-client={s.client.name()}>
+                            <h3><a href={s.docs} target="_blank" rel="noopener">{ s.client.name() }</a></h3>
+                            if !s.lines.is_empty() {
+                                <pre><code>{ text.clone() }</code></pre>
+                                <button type="button" onclick={copy} aria-label={format!("Copy the {} settings", s.client.name())}>{ label }</button>
+                            }
+                            if let Some(note) = &s.note {
+                                <p class="note">{ note.clone() }</p>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+            if let Some(migration) = migration.filter(|m| m.steps.len() > 1) {
+                <h3>{ "Getting there safely" }</h3>
+                <ol class="migration">
+                    { for migration.steps.iter().map(|step| html! {
+                        <li><strong>{ step.title.clone() }</strong>{ ": " }{ step.outcome.clone() }{ "." }</li>
+                    }) }
+                </ol>
+                if let Some(note) = &migration.librdkafka {
+                    <p class="note">{ note.clone() }</p>
+                }
+                if let Some(trap) = &migration.trap {
+                    <p class="trap" role="note"><strong>{ "Do not: " }{ trap.title.trim_start_matches("The trap, ").to_string() }</strong>{ ": " }{ trap.outcome.clone() }{ "." }</p>
+                }
+            }
+        </section>
+    }
+}
