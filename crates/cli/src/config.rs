@@ -51,7 +51,8 @@ fn text(target: Target, settings: &[config::Settings], migration: Option<&Migrat
         text.push_str("\nEvery consumer already lists only this strategy: nothing to migrate.");
         return text;
     }
-    text.push_str(&format!("\nMigrating in {} rolling bounce(s):\n", (migration.steps.len() - 1) / 2));
+    let bounces = migration.steps.iter().filter(|s| s.title.starts_with("After the")).count();
+    text.push_str(&format!("\nMigrating in {bounces} rolling bounce(s):\n"));
     for (i, step) in migration.steps.iter().enumerate() {
         text.push_str(&format!("{}. {}: {}.\n", i + 1, step.title, step.outcome));
     }

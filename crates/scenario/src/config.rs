@@ -253,25 +253,31 @@ pub fn migration(current: &[(String, Vec<Strategy>)], target: Strategy) -> Migra
         let names: Vec<&str> = current.iter().take(n).map(|(id, _)| id.as_str()).collect();
         names.join(", ")
     };
+    // With one consumer there is no midway: a bounce is one restart.
+    let midways = current.len() > 1;
     if first != current {
         let listed = list_name(&both(current.first().map(|(_, l)| l.as_slice()).unwrap_or_default()));
-        steps.push(step(
-            format!("First rolling bounce to {listed}, midway ({} restarted)", bounced(half)),
-            midway(current, &first),
-        ));
+        if midways {
+            steps.push(step(
+                format!("First rolling bounce to {listed}, midway ({} restarted)", bounced(half)),
+                midway(current, &first),
+            ));
+        }
         steps.push(step(format!("After the first rolling bounce: every member lists {listed}"), first.clone()));
     }
     let last: Vec<(String, Vec<Strategy>)> = current.iter().map(|(id, _)| (id.clone(), done.clone())).collect();
-    steps.push(step(
-        format!("Second rolling bounce to {}, midway ({} restarted)", list_name(&done), bounced(half)),
-        midway(&first, &last),
-    ));
+    if midways {
+        steps.push(step(
+            format!("Second rolling bounce to {}, midway ({} restarted)", list_name(&done), bounced(half)),
+            midway(&first, &last),
+        ));
+    }
     steps.push(step(format!("After the second rolling bounce: every member lists {}", list_name(&done)), last.clone()));
     let trap = step(
         format!("The trap, one rolling bounce straight to {}, midway ({} restarted)", list_name(&done), bounced(half)),
         midway(current, &last),
     );
-    let trap = (!trap.selection.rejected.is_empty()).then_some(trap);
+    let trap = (midways && !trap.selection.rejected.is_empty()).then_some(trap);
     let librdkafka = librdkafka_caveat(&steps);
     Migration { steps, trap, librdkafka }
 }
@@ -390,6 +396,18 @@ mod tests {
         assert!(m.trap.is_none(), "the old lists already share cooperative-sticky");
         let done = migration(&group(&[&[CooperativeSticky]]), CooperativeSticky);
         assert_eq!(done.steps.len(), 1);
+        // One consumer: each bounce is one restart, nothing happens midway.
+        let alone = migration(&group(&[&[Range]]), CooperativeSticky);
+        let titles: Vec<&str> = alone.steps.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Today",
+                "After the first rolling bounce: every member lists [cooperative-sticky, range]",
+                "After the second rolling bounce: every member lists [cooperative-sticky]"
+            ]
+        );
+        assert!(alone.trap.is_none());
     }
 
     #[test]

@@ -116,7 +116,7 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
             </p>
             <label>
                 { "Tool output" }
-                <textarea rows="8" value={(*text).clone()} {oninput} {ondrop} {ondragover} spellcheck="false"
+                <textarea rows="8" wrap="off" value={(*text).clone()} {oninput} {ondrop} {ondragover} spellcheck="false"
                     placeholder="GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID" />
             </label>
             <div class="import-options">
@@ -154,7 +154,7 @@ fn outcome_view(reading: &Reading) -> Html {
             { match &reading.outcome {
                 Ok(imported) => html! {
                     <section class="import-notes" aria-label="inferred">
-                        <p>{ format!("{}: {} topics, {} consumers.",
+                        <p>{ format!("{}: {} topic(s), {} consumer(s).",
                             if imported.group.is_empty() { "The group" } else { imported.group.as_str() },
                             imported.scenario.topics.len(), imported.scenario.consumers.len()) }</p>
                         <p>{ "Inferred (the tool does not print these; edit them after importing):" }</p>

@@ -130,7 +130,7 @@ pub(super) fn build(text: &Text, options: &Options) -> Result<Imported, ImportEr
         .collect();
     if !others.is_empty() {
         notes.push(format!(
-            "the output also describes {}; this is {} (choose another with --group)",
+            "the output also describes {}; this is {} (another group can be chosen)",
             quoted_list(&others),
             display_name(&group.name)
         ));
