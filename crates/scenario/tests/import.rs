@@ -174,6 +174,23 @@ fn unreadable_lines_are_reported_with_their_numbers() {
 }
 
 #[test]
+fn members_without_their_partitions_are_not_a_group_yet() {
+    let text = "\
+GROUP  CONSUMER-ID  HOST  CLIENT-ID  #PARTITIONS
+g      c1           /h    app        2
+g      c2           /h    app        1";
+    assert_eq!(import::read(text).scenario(&Options::default()), Err(ImportError::NoPartitions { group: "g".into() }));
+    // A row of dashes in --describe names a member without partitions.
+    let text = "\
+GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID
+g      t      0          1               1               0    c1           /h    app
+g      -      -          -               -               -    c2           /h    app";
+    let s = import::read(text).scenario(&Options::default()).expect("imports").scenario;
+    let ids: Vec<&str> = s.consumers.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["c1", "c2"]);
+}
+
+#[test]
 fn a_paste_of_something_else_says_so() {
     let import = import::read("hello\nworld\n");
     assert_eq!(import.scenario(&Options::default()), Err(ImportError::NothingRead));

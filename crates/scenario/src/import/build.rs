@@ -58,6 +58,8 @@ pub enum ImportError {
     /// The group's partitions cannot be placed in topics: 3.8–3.9 print ASSIGNMENT without topic
     /// names, and no `--describe` table names them.
     NoTopicNames { group: String },
+    /// Only `--members` without `--verbose`: members and their partition counts, not the partitions.
+    NoPartitions { group: String },
     /// The group the paste describes does not exist (`Error: Consumer group 'x' does not exist.`).
     GroupDoesNotExist { group: String },
     /// The scenario built breaks a rule (a name Kafka would refuse, a partition count too large).
@@ -77,6 +79,11 @@ impl fmt::Display for ImportError {
                 f,
                 "group {group:?}: Kafka 3.8 and 3.9 print ASSIGNMENT without topic names; paste the plain --describe \
                  output of the group too, which names each partition's topic"
+            ),
+            ImportError::NoPartitions { group } => write!(
+                f,
+                "group {group:?}: the output counts each member's partitions but does not list them; paste \
+                 --describe or --members --verbose too"
             ),
             ImportError::GroupDoesNotExist { group } => write!(f, "group {group:?} does not exist on that cluster"),
             ImportError::Invalid(problems) => {
@@ -289,6 +296,11 @@ fn owners(group: &GroupText, notes: &mut Vec<String>) -> Result<Owners, ImportEr
         }
         described.entry(id.clone()).or_default().push((row.topic.clone(), row.partition));
     }
+    for id in &group.idle {
+        if listed.insert(id.clone()) {
+            members.push(id.clone());
+        }
+    }
     let known_topics: BTreeSet<&str> = group.partitions.iter().map(|r| r.topic.as_str()).collect();
     let mut owned = described.clone();
     let mut unresolved = Vec::new();
@@ -329,7 +341,13 @@ fn owners(group: &GroupText, notes: &mut Vec<String>) -> Result<Owners, ImportEr
     }
     if !unresolved.is_empty() {
         if owned.values().all(Vec::is_empty) {
-            return Err(ImportError::NoTopicNames { group: group.name.clone() });
+            let topicless = group.members.iter().any(|m| matches!(m.assignment, Some(Assignment::Unnamed(_))));
+            let name = group.name.clone();
+            return Err(if topicless {
+                ImportError::NoTopicNames { group: name }
+            } else {
+                ImportError::NoPartitions { group: name }
+            });
         }
         notes.push(format!(
             "the partitions of {} are unknown (paste --describe or --members --verbose for them): imported as owning none",

@@ -61,6 +61,9 @@ pub struct GroupText {
     /// Empty when the tool did not print it (2.0–2.2 print no GROUP column) and nothing else named it.
     pub name: String,
     pub partitions: Vec<PartitionRow>,
+    /// Consumers `--describe` lists with `-` for topic and partition: members without partitions
+    /// (no tool since 1.1 prints them there, but a row of dashes names one all the same).
+    pub idle: Vec<String>,
     pub members: Vec<MemberRow>,
     pub state: Option<StateRow>,
     /// "has no active members", "is rebalancing", "does not exist", with their line.
@@ -202,6 +205,7 @@ struct Table {
 
 enum Row {
     Partition(PartitionRow),
+    Idle(String),
     Member(MemberRow),
     State(StateRow),
 }
@@ -212,6 +216,9 @@ impl Table {
         let cells = cells(content, &self.columns);
         let group = cells.get("GROUP").map(str::to_string).unwrap_or_else(|| named_group.to_string());
         let row = match self.kind {
+            Kind::Offsets if cells.get("TOPIC") == Some("-") && cells.get("PARTITION") == Some("-") => {
+                Row::Idle(cells.required("CONSUMER-ID")?.to_string())
+            }
             Kind::Offsets => Row::Partition(partition_row(line, &cells)?),
             Kind::Members => Row::Member(member_row(line, &cells)?),
             Kind::State => Row::State(state_row(line, &cells)?),
@@ -235,6 +242,8 @@ impl Text {
         let group = self.group(group);
         match row {
             Row::Partition(row) => group.partitions.push(row),
+            Row::Idle(id) if id != "-" => group.idle.push(id),
+            Row::Idle(_) => {}
             Row::Member(row) => group.members.push(row),
             Row::State(row) => group.state = Some(row),
         }
