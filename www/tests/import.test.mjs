@@ -102,3 +102,52 @@ test('the Configuration section shows kap config for the chosen strategy, with c
   }
   assert.deepEqual(errors, []);
 });
+
+/** Every panel's member weights: strategy → member → weight. */
+const weights = (page) =>
+  page.$$eval('section[data-strategy]', (sections) =>
+    Object.fromEntries(
+      sections.map((s) => [
+        s.dataset.strategy,
+        Object.fromEntries([...s.querySelectorAll('[data-member]')].map((row) => [row.dataset.member, Number(row.querySelector('[data-weight]')?.dataset.weight)])),
+      ]),
+    ),
+  );
+
+test('weights change the load the panels show, never the assignment', async () => {
+  const { page, errors } = await openPlayground(env);
+  const dialog = await paste(page, 'messy.txt');
+  await dialog.locator('select').selectOption('orders-app');
+  await dialog.getByLabel('Weigh partitions by LAG').check();
+  await dialog.getByRole('button', { name: 'Import this group' }).click();
+  const expected = show(kapImport('messy.txt', ['--group', 'orders-app', '--weights', 'lag']).text);
+  await waitForPanels(page, shownChips(expected));
+  const byStrategy = Object.fromEntries(
+    Object.entries(expected.strategies).map(([s, r]) => [s, r.metrics.load.weights]),
+  );
+  assert.deepEqual(await weights(page), byStrategy);
+  const spread = await page.$eval('section[data-strategy="cooperative-sticky"] [data-weight-spread]', (e) => Number(e.dataset.weightSpread));
+  assert.equal(spread, expected.strategies['cooperative-sticky'].metrics.load.spread);
+
+  // A hot partition: the load moves, the chips do not.
+  const before = await panels(page);
+  // The field lists the LAG of every partition of orders; orders-0 (LAG 37) becomes hot.
+  const hot = page.getByLabel('Hot partitions of orders');
+  const lags = await hot.inputValue();
+  assert.equal(lags, '0=37, 2=111, 3=148, 4=185, 5=222'); // orders-1's row was cut short: no LAG
+  await hot.fill(lags.replace(/^0=37/, '0=100000'));
+  await hot.press('Enter');
+  await page.waitForFunction(() => document.querySelector('section[data-strategy="range"] [data-weight-spread]')?.dataset.weightSpread > 90000);
+  assert.deepEqual(await panels(page), before);
+  const owner = Object.entries(expected.strategies['cooperative-sticky'].assignment).find(([, pairs]) =>
+    pairs.some(([t, p]) => t === 'orders' && p === 0),
+  )[0];
+  const after = await weights(page);
+  assert.equal(after['cooperative-sticky'][owner], byStrategy['cooperative-sticky'][owner] - 37 + 100000);
+  // A weight that is not a number is refused beside the field, and nothing changes.
+  await page.getByLabel('Weight of each partition of audit').fill('lots');
+  await page.getByLabel('Weight of each partition of audit').press('Enter');
+  assert.match(await page.locator('.weights [role=alert]').textContent(), /"lots" is not a weight/);
+  assert.deepEqual(await weights(page), after);
+  assert.deepEqual(errors, []);
+});

@@ -20,6 +20,7 @@ use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::panel::{PanelRef, StrategyPanel};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::ShareBar;
+use crate::ui::weights::WeightsEditor;
 use crate::ui::Store;
 
 /// How long the URL waits after an edit before it is rewritten.
@@ -155,6 +156,7 @@ fn Playground() -> Html {
                     <Intro />
                     <TopicsEditor />
                     <ConsumersEditor />
+                    <WeightsEditor />
                     <EventsBar />
                 </div>
                 <div class="results">

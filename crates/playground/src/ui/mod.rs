@@ -9,6 +9,7 @@ pub mod import;
 pub mod panel;
 pub mod saved;
 pub mod share;
+pub mod weights;
 
 use yew::UseReducerHandle;
 

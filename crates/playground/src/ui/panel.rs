@@ -11,6 +11,8 @@ use assignor::protocol::RebalanceProtocol;
 use assignor::{Strategy, TopicPartition};
 use yew::prelude::*;
 
+use scenario::load::{self, Load};
+
 use crate::ui::explain::Explain;
 use crate::ui::topic_class;
 use scenario::report::{Outcome, StrategyReport};
@@ -50,13 +52,24 @@ impl PanelRef {
 #[function_component]
 pub fn StrategyPanel(props: &PanelProps) -> Html {
     let explaining = use_state(|| false);
+    let store = use_context::<crate::ui::Store>();
     let name = props.strategy.name();
     let Some(panel) = props.panel.get() else { return html! {} };
+    // Load by traffic, when topics have weights (scenario::load; weights never change the assignment).
+    let traffic = store.as_ref().filter(|s| s.scenario.topics.iter().any(|t| t.is_weighted())).and_then(|s| {
+        let outcome = panel.outcome.as_ref().ok()?;
+        let unit = if s.scenario.view.weight_unit.is_empty() {
+            "weight".to_string()
+        } else {
+            s.scenario.view.weight_unit.clone()
+        };
+        Some(Traffic { load: load::load(&s.scenario.topics, outcome.rebalance.result()), unit })
+    });
     let body = match &panel.outcome {
         Err(message) => {
             html! { <p class="error" role="alert">{ format!("Kafka's assignor cannot assign this group: {message}") }</p> }
         }
-        Ok(outcome) => outcome_view(outcome, props),
+        Ok(outcome) => outcome_view(outcome, props, traffic.as_ref()),
     };
     let protocol = match &panel.outcome {
         Ok(o) if o.rebalance.eager_members.is_empty() => o.rebalance.protocol.name().to_string(),
@@ -90,10 +103,17 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
     }
 }
 
-fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
+/// Each member's load by partition weight, and what the weights measure.
+struct Traffic {
+    load: Load,
+    unit: String,
+}
+
+fn outcome_view(outcome: &Outcome, props: &PanelProps, traffic: Option<&Traffic>) -> Html {
     let rebalance = &outcome.rebalance;
     let metrics = &outcome.metrics;
     let max = metrics.max.max(1);
+    let heaviest = traffic.map_or(1, |t| t.load.members.values().map(|m| m.weight).max().unwrap_or(0).max(1));
     let show_diff = props.show_diff && !rebalance.before.values().all(Vec::is_empty);
     let rows = rebalance.result().iter().map(|(member, list)| {
         let change = rebalance.diff.members.get(member);
@@ -107,12 +127,24 @@ fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
                 _ => html! { <span {class} data-partition={text.clone()} title={format!("{text}: {kind}")}>{ text }</span> },
             }
         };
-        let most = metrics.most_loaded.contains(member) && metrics.spread() > 0;
+        let most = match traffic {
+            Some(t) => t.load.most_loaded.contains(member) && t.load.spread > 0,
+            None => metrics.most_loaded.contains(member) && metrics.spread() > 0,
+        };
+        let weight = traffic.and_then(|t| t.load.members.get(member)).map_or(0, |m| m.weight);
+        // The bar shows the load: by weight when topics have weights, else by count.
+        let width = match traffic {
+            Some(_) => (u128::from(weight) * 100 / u128::from(heaviest)) as u64,
+            None => (100 * list.len() / max) as u64,
+        };
         html! {
-            <li class={classes!("member", most.then_some("most-loaded"), list.is_empty().then_some("idle"))} data-member={member.clone()} key={member.clone()}>
+            <li class={classes!("member", most.then_some("most-loaded"), list.is_empty().then_some("idle"), traffic.is_some().then_some("weighted"))} data-member={member.clone()} key={member.clone()}>
                 <span class="name">{ member.clone() }</span>
                 <span class="count" aria-label={format!("{} partitions", list.len())}>{ list.len() }</span>
-                <span class="bar" aria-hidden="true"><span style={format!("width:{}%", 100 * list.len() / max)}></span></span>
+                if let Some(t) = traffic {
+                    <span class="weight" data-weight={weight.to_string()} aria-label={format!("{weight} {}", t.unit)}>{ weight }</span>
+                }
+                <span class="bar" aria-hidden="true"><span style={format!("width:{width}%")}></span></span>
                 if props.summarised {
                     <span class="summary">{ scenario::compact(list) }</span>
                 } else {
@@ -131,6 +163,15 @@ fn outcome_view(outcome: &Outcome, props: &PanelProps) -> Html {
                 <div><dt>{ "spread" }</dt><dd class={classes!((metrics.spread() > 1).then_some("warn"))}>{ format!("{} (max {}, min {})", metrics.spread(), metrics.max, metrics.min) }</dd></div>
                 if metrics.spread() > 0 {
                     <div><dt>{ "most loaded" }</dt><dd>{ metrics.most_loaded.join(", ") }</dd></div>
+                }
+                if let Some(t) = traffic {
+                    <div>
+                        <dt title="Kafka's assignors never see weights: they change this figure, never the assignment">{ format!("spread ({})", t.unit) }</dt>
+                        <dd data-weight-spread={t.load.spread.to_string()}>{ format!("{} ({}% of {} on the heaviest)", t.load.spread, t.load.heaviest_share(), t.load.total) }</dd>
+                    </div>
+                    if t.load.spread > 0 {
+                        <div><dt>{ format!("most loaded ({})", t.unit) }</dt><dd>{ t.load.most_loaded.join(", ") }</dd></div>
+                    }
                 }
                 if metrics.unassigned > 0 {
                     <div><dt>{ "unassigned" }</dt><dd class="warn">{ metrics.unassigned }</dd></div>
