@@ -90,7 +90,7 @@ pub fn WeightsEditor() -> Html {
         };
         let message = refused.as_ref().filter(|(j, _)| *j == i).map(|(_, m)| m.clone());
         html! {
-            <li key={topic.name.clone()} data-topic={topic.name.clone()}>
+            <li key={topic.name.clone()} data-weight-topic={topic.name.clone()}>
                 <span class="name">{ topic.name.clone() }</span>
                 <label>{ "per partition " }
                     <input type="text" inputmode="numeric" size="8" placeholder="1" aria-label={format!("Weight of each partition of {}", topic.name)}
