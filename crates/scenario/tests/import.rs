@@ -191,6 +191,31 @@ g      -      -          -               -               -    c2           /h   
 }
 
 #[test]
+fn subscriptions_are_narrowed_when_only_that_explains_the_assignment() {
+    // Range gave A only t0's first partition and B the rest: with both on both topics, range would
+    // split t1 too; with A on t0 alone it gives exactly this.
+    let text = "\
+GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID
+g      t0     0          1               1               0    A            /h    app
+g      t0     1          1               1               0    B            /h    app
+g      t1     0          1               1               0    B            /h    app
+g      t1     1          1               1               0    B            /h    app
+
+GROUP  COORDINATOR (ID)  ASSIGNMENT-STRATEGY  STATE   #MEMBERS
+g      b:9092 (1)        range                Stable  2";
+    let imported = import::read(text).scenario(&Options::default()).expect("imports");
+    let topics: Vec<(&str, Vec<&str>)> = imported
+        .scenario
+        .consumers
+        .iter()
+        .map(|c| (c.id.as_str(), c.topics.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(topics, [("A", vec!["t0"]), ("B", vec!["t0", "t1"])]);
+    assert!(imported.notes[0].starts_with("each member subscribes to the topics it holds partitions of"));
+    assert_eq!(own_moves(&imported.scenario), (Strategy::Range, 0));
+}
+
+#[test]
 fn a_paste_of_something_else_says_so() {
     let import = import::read("hello\nworld\n");
     assert_eq!(import.scenario(&Options::default()), Err(ImportError::NothingRead));

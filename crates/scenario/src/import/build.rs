@@ -109,94 +109,21 @@ struct Owners {
     owned: BTreeMap<String, Vec<(String, u32)>>,
 }
 
+/// The phases of an import: choose the group, read who owns what, infer what the tool does not
+/// print (topics' partition counts, the strategy lists, the subscriptions), check the result.
 pub(super) fn build(text: &Text, options: &Options) -> Result<Imported, ImportError> {
-    let names: Vec<String> = text.groups.iter().map(|g| g.name.clone()).collect();
-    let group = match &options.group {
-        Some(name) => text
-            .groups
-            .iter()
-            .find(|g| &g.name == name)
-            .ok_or_else(|| ImportError::NoSuchGroup { name: name.clone(), groups: names.clone() })?,
-        None => text
-            .groups
-            .iter()
-            .find(|g| !g.members.is_empty() || !g.partitions.is_empty())
-            .or_else(|| text.groups.first())
-            .ok_or(ImportError::NothingRead)?,
-    };
-    let describes_nothing = group.members.is_empty() && group.partitions.is_empty() && group.state.is_none();
-    if describes_nothing && group.messages.iter().any(|(_, m)| *m == GroupMessage::DoesNotExist) {
-        return Err(ImportError::GroupDoesNotExist { group: group.name.clone() });
-    }
-    let mut notes = Vec::new();
-    let others: Vec<String> = text
-        .groups
-        .iter()
-        .filter(|g| g.name != group.name && (!g.members.is_empty() || !g.partitions.is_empty() || g.state.is_some()))
-        .map(|g| g.name.clone())
-        .collect();
-    if !others.is_empty() {
-        notes.push(format!(
-            "the output also describes {}; this is {} (another group can be chosen)",
-            quoted_list(&others),
-            display_name(&group.name)
-        ));
-    }
+    let group = chosen_group(text, options)?;
+    let mut notes = other_groups(text, group);
     let owners = owners(group, &mut notes)?;
-    let consumer_protocol = uses_consumer_protocol(group);
-    for (_, message) in &group.messages {
-        match message {
-            GroupMessage::Rebalancing => notes
-                .push("the group was rebalancing when it was described: its assignment may be incomplete".to_string()),
-            GroupMessage::NoActiveMembers => notes.push(
-                "the group has no active members: the scenario has its topics and no consumers (add some)".to_string(),
-            ),
-            GroupMessage::DoesNotExist => {}
-        }
-    }
-
+    notes.extend(group.messages.iter().filter_map(|(_, message)| message_note(*message)));
     let topics = topics(group, &owners, &mut notes);
-    let consumed: Vec<String> = {
-        let owned: BTreeSet<&str> = owners.owned.values().flatten().map(|(t, _)| t.as_str()).collect();
-        topics.iter().map(|t| t.name.clone()).filter(|t| owned.contains(t.as_str())).collect()
-    };
-    let unowned: Vec<String> = topics.iter().map(|t| t.name.clone()).filter(|t| !consumed.contains(t)).collect();
-    if !unowned.is_empty() && !owners.members.is_empty() {
-        notes.push(format!(
-            "no member owns a partition of {}: taken as topics the group no longer subscribes to (only committed \
-             offsets remain)",
-            quoted_list(&unowned)
-        ));
-    }
-
-    let (strategies, own_strategy) = strategies(group, consumer_protocol, &mut notes);
-    let previous = Previous {
-        generation: 1,
-        assignments: Strategy::ALL
-            .iter()
-            .map(|s| (s.name().to_string(), owners.owned.clone()))
-            .filter(|_| !owners.owned.is_empty())
-            .collect(),
-    };
-    let consumers = |subscription: &dyn Fn(&str) -> Vec<String>| -> Vec<ConsumerSpec> {
-        owners
-            .members
-            .iter()
-            .map(|id| ConsumerSpec {
-                id: id.clone(),
-                instance_id: owners.instance_ids.get(id).cloned(),
-                rack: None,
-                topics: subscription(id),
-                patterns: Vec::new(),
-                strategies: strategies.clone(),
-            })
-            .collect()
-    };
+    let consumed = consumed_topics(&topics, &owners, &mut notes);
+    let (strategies, own_strategy) = strategies(group, uses_consumer_protocol(group), &mut notes);
     let mut scenario = Scenario {
         title: if group.name.is_empty() { "Imported group".into() } else { format!("Imported group {}", group.name) },
+        consumers: consumer_specs(&owners, &strategies, &|_| consumed.clone()),
         topics,
-        consumers: consumers(&|_| consumed.clone()),
-        previous: (!previous.assignments.is_empty()).then_some(previous),
+        previous: previous(&owners),
         ..Scenario::default()
     };
     if options.weights == WeightSource::Lag {
@@ -206,45 +133,9 @@ pub(super) fn build(text: &Text, options: &Options) -> Result<Imported, ImportEr
     if !errors.is_empty() {
         return Err(ImportError::Invalid(errors));
     }
-
-    // Subscriptions are not printed. Every member subscribing to every topic the group consumes is
-    // the common case; if the group's own strategy would then move partitions of a settled group,
-    // each member subscribing to the topics it holds may be what explains the assignment.
-    let mut subscription_note =
-        "each member subscribes to the topics the group consumes (subscriptions are not printed)";
-    if let Some(strategy) = own_strategy {
-        let all_moves = moves(&scenario, strategy);
-        if all_moves.is_some_and(|n| n > 0) {
-            let held = |id: &str| -> Vec<String> {
-                let mine: BTreeSet<&str> =
-                    owners.owned.get(id).into_iter().flatten().map(|(t, _)| t.as_str()).collect();
-                if mine.is_empty() {
-                    consumed.clone()
-                } else {
-                    consumed.iter().filter(|t| mine.contains(t.as_str())).cloned().collect()
-                }
-            };
-            let narrower = Scenario { consumers: consumers(&held), ..scenario.clone() };
-            if moves(&narrower, strategy) == Some(0) && narrower.consumers != scenario.consumers {
-                scenario = narrower;
-                subscription_note = "each member subscribes to the topics it holds partitions of: with every member \
-                                     on every topic, the group's own strategy would not have produced this assignment";
-            } else if let Some(n) = all_moves {
-                notes.push(format!(
-                    "{strategy} would move {n} partition(s) from this assignment at the next rebalance: the group had \
-                     not settled, or its members subscribe to other topics than inferred"
-                ));
-            }
-        }
-    } else if !owners.owned.is_empty() {
-        let settled: Vec<&str> =
-            Strategy::ALL.iter().filter(|&&s| moves(&scenario, s) == Some(0)).map(|s| s.name()).collect();
-        if !settled.is_empty() {
-            notes.push(format!("of the four strategies, {} would keep this assignment as it is", settled.join(", ")));
-        }
-    }
+    let subscriptions = infer_subscriptions(&mut scenario, &owners, &strategies, &consumed, own_strategy, &mut notes);
     if !scenario.consumers.is_empty() {
-        notes.insert(0, subscription_note.to_string());
+        notes.insert(0, subscriptions.to_string());
     }
     for line in &group.wrapped {
         notes.push(format!("{line} and the next were read as one row the terminal had wrapped"));
@@ -262,6 +153,147 @@ pub(super) fn build(text: &Text, options: &Options) -> Result<Imported, ImportEr
         notes.join("; ")
     );
     Ok(Imported { group: group.name.clone(), scenario, notes, unread: text.unread.clone() })
+}
+
+/// The group `options` names, else the first with members or partitions.
+fn chosen_group<'a>(text: &'a Text, options: &Options) -> Result<&'a GroupText, ImportError> {
+    let group = match &options.group {
+        Some(name) => text.groups.iter().find(|g| &g.name == name).ok_or_else(|| ImportError::NoSuchGroup {
+            name: name.clone(),
+            groups: text.groups.iter().map(|g| g.name.clone()).collect(),
+        })?,
+        None => text
+            .groups
+            .iter()
+            .find(|g| !g.members.is_empty() || !g.partitions.is_empty())
+            .or_else(|| text.groups.first())
+            .ok_or(ImportError::NothingRead)?,
+    };
+    let describes_nothing = group.members.is_empty() && group.partitions.is_empty() && group.state.is_none();
+    if describes_nothing && group.messages.iter().any(|(_, m)| *m == GroupMessage::DoesNotExist) {
+        return Err(ImportError::GroupDoesNotExist { group: group.name.clone() });
+    }
+    Ok(group)
+}
+
+/// A note naming the other groups the output describes, if any.
+fn other_groups(text: &Text, group: &GroupText) -> Vec<String> {
+    let others: Vec<String> = text
+        .groups
+        .iter()
+        .filter(|g| g.name != group.name && (!g.members.is_empty() || !g.partitions.is_empty() || g.state.is_some()))
+        .map(|g| g.name.clone())
+        .collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "the output also describes {}; this is {} (another group can be chosen)",
+        quoted_list(&others),
+        display_name(&group.name)
+    )]
+}
+
+fn message_note(message: GroupMessage) -> Option<String> {
+    match message {
+        GroupMessage::Rebalancing => {
+            Some("the group was rebalancing when it was described: its assignment may be incomplete".to_string())
+        }
+        GroupMessage::NoActiveMembers => {
+            Some("the group has no active members: the scenario has its topics and no consumers (add some)".to_string())
+        }
+        GroupMessage::DoesNotExist => None,
+    }
+}
+
+/// The topics some member owns a partition of; the others only have committed offsets left.
+fn consumed_topics(topics: &[TopicSpec], owners: &Owners, notes: &mut Vec<String>) -> Vec<String> {
+    let owned: BTreeSet<&str> = owners.owned.values().flatten().map(|(t, _)| t.as_str()).collect();
+    let (consumed, unowned): (Vec<String>, Vec<String>) =
+        topics.iter().map(|t| t.name.clone()).partition(|t| owned.contains(t.as_str()));
+    if !unowned.is_empty() && !owners.members.is_empty() {
+        notes.push(format!(
+            "no member owns a partition of {}: taken as topics the group no longer subscribes to (only committed \
+             offsets remain)",
+            quoted_list(&unowned)
+        ));
+    }
+    consumed
+}
+
+/// What every member owns now, as the assignment before the next rebalance under every strategy.
+fn previous(owners: &Owners) -> Option<Previous> {
+    (!owners.owned.is_empty()).then(|| Previous {
+        generation: 1,
+        assignments: Strategy::ALL.iter().map(|s| (s.name().to_string(), owners.owned.clone())).collect(),
+    })
+}
+
+fn consumer_specs(
+    owners: &Owners,
+    strategies: &[String],
+    subscription: &dyn Fn(&str) -> Vec<String>,
+) -> Vec<ConsumerSpec> {
+    owners
+        .members
+        .iter()
+        .map(|id| ConsumerSpec {
+            id: id.clone(),
+            instance_id: owners.instance_ids.get(id).cloned(),
+            rack: None,
+            topics: subscription(id),
+            patterns: Vec::new(),
+            strategies: strategies.to_vec(),
+        })
+        .collect()
+}
+
+/// Subscriptions are not printed. Every member subscribing to every topic the group consumes is the
+/// common case; if the group's own strategy would then move partitions of a settled group, each
+/// member subscribing to the topics it holds may be what explains the assignment. Returns the
+/// inference made.
+fn infer_subscriptions(
+    scenario: &mut Scenario,
+    owners: &Owners,
+    strategies: &[String],
+    consumed: &[String],
+    own_strategy: Option<Strategy>,
+    notes: &mut Vec<String>,
+) -> &'static str {
+    let every_topic = "each member subscribes to the topics the group consumes (subscriptions are not printed)";
+    let Some(strategy) = own_strategy else {
+        if !owners.owned.is_empty() {
+            let settled: Vec<&str> =
+                Strategy::ALL.iter().filter(|&&s| moves(scenario, s) == Some(0)).map(|s| s.name()).collect();
+            if !settled.is_empty() {
+                notes.push(format!(
+                    "of the four strategies, {} would keep this assignment as it is",
+                    settled.join(", ")
+                ));
+            }
+        }
+        return every_topic;
+    };
+    let Some(moved) = moves(scenario, strategy).filter(|&n| n > 0) else { return every_topic };
+    let held = |id: &str| -> Vec<String> {
+        let mine: BTreeSet<&str> = owners.owned.get(id).into_iter().flatten().map(|(t, _)| t.as_str()).collect();
+        if mine.is_empty() {
+            consumed.to_vec()
+        } else {
+            consumed.iter().filter(|t| mine.contains(t.as_str())).cloned().collect()
+        }
+    };
+    let narrower = Scenario { consumers: consumer_specs(owners, strategies, &held), ..scenario.clone() };
+    if narrower.consumers != scenario.consumers && moves(&narrower, strategy) == Some(0) {
+        *scenario = narrower;
+        return "each member subscribes to the topics it holds partitions of: with every member on every topic, the \
+                group's own strategy would not have produced this assignment";
+    }
+    notes.push(format!(
+        "{strategy} would move {moved} partition(s) from this assignment at the next rebalance: the group had not \
+         settled, or its members subscribe to other topics than inferred"
+    ));
+    every_topic
 }
 
 fn display_name(name: &str) -> String {
