@@ -76,6 +76,11 @@ test('a paste that cannot be placed says why and imports nothing', async () => {
   assert.equal(await dialog.getByRole('button', { name: 'Import this group' }).isDisabled(), true);
   await dialog.getByRole('button', { name: 'Close' }).click();
   assert.deepEqual(await panels(page), before);
+  // The dialog opens with the paste area focused and closes with Escape.
+  await page.getByRole('button', { name: 'Import from Kafka', exact: true }).click();
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('[role=dialog][aria-label="Import from Kafka"]').count(), 0);
 });
 
 test('the Configuration section shows kap config for the chosen strategy, with copy buttons', async () => {

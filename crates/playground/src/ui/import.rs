@@ -4,7 +4,7 @@
 
 use gloo::file::callbacks::FileReader;
 use scenario::import::{self, ImportError, Imported, Options, Unread, WeightSource};
-use web_sys::{DragEvent, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{DragEvent, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::state::Action;
@@ -41,6 +41,16 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
     let group = use_state(|| None::<String>);
     let lag = use_state(|| false);
     let reader = use_mut_ref(|| None::<FileReader>);
+    let area = use_node_ref();
+    {
+        // Opened from a button: the paste area takes the focus (autofocus only works on page load).
+        let area = area.clone();
+        use_effect_with((), move |_| {
+            if let Some(element) = area.cast::<HtmlTextAreaElement>() {
+                let _ = element.focus();
+            }
+        });
+    }
     let result = use_memo(((*text).clone(), (*group).clone(), *lag), |(text, group, lag)| {
         (!text.trim().is_empty()).then(|| reading(text, group.clone(), *lag))
     });
@@ -106,9 +116,17 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
         let close = props.on_close.clone();
         Callback::from(move |_| close.emit(()))
     };
+    let onkeydown = {
+        let close = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                close.emit(());
+            }
+        })
+    };
 
     html! {
-        <div class="dialog import-dialog" role="dialog" aria-label="Import from Kafka">
+        <div class="dialog import-dialog" role="dialog" aria-label="Import from Kafka" {onkeydown}>
             <p>
                 { "Paste what " }<code>{ "kafka-consumer-groups.sh" }</code>{ " prints for your group — " }
                 <code>{ "--describe" }</code>{ ", " }<code>{ "--describe --members --verbose" }</code>{ " and " }
@@ -116,7 +134,7 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
             </p>
             <label>
                 { "Tool output" }
-                <textarea rows="8" wrap="off" value={(*text).clone()} {oninput} {ondrop} {ondragover} spellcheck="false"
+                <textarea ref={area} rows="8" wrap="off" value={(*text).clone()} {oninput} {ondrop} {ondragover} spellcheck="false"
                     placeholder="GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID" />
             </label>
             <div class="import-options">
