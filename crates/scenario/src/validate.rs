@@ -252,10 +252,15 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             error(Location::Topic { index, field: "racks" }, message);
         }
         if let Some(&p) = topic.partition_weights.keys().find(|&&p| p >= topic.partitions) {
-            error(
-                Location::Topic { index, field: "weights" },
-                format!("weight for partition {p}, but the topic has {} partitions", topic.partitions),
-            );
+            // A weight is not part of the group: one left over after fewer partitions only goes unused.
+            warnings.push(Problem {
+                severity: Severity::Warning,
+                location: Location::Topic { index, field: "weights" },
+                message: format!(
+                    "the weight for partition {p} is unused: the topic has {} partitions",
+                    topic.partitions
+                ),
+            });
         }
         if let Some((&p, _)) = topic.rack_overrides.iter().find(|(&p, _)| p >= topic.partitions) {
             error(
