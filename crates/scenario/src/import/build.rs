@@ -5,6 +5,10 @@
 //! The imported assignment is the group's state before its next rebalance, under every strategy:
 //! the panel of the group's own strategy moves nothing for a settled group (checked here with the
 //! core, and said in a note when it would), and every other panel shows what switching would move.
+//! What "settled" means differs: sticky and cooperative-sticky keep any balanced assignment of
+//! what members own; range and roundrobin ignore ownership and keep the assignment only when it is
+//! their own answer for these member ids (instance ids first, KIP-345) and subscriptions, which
+//! is why a range group whose assignment only fits narrower subscriptions gets them inferred.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
