@@ -155,6 +155,15 @@ fn what_the_tables_say_is_what_the_scenario_holds() {
 }
 
 #[test]
+fn a_paste_from_windows_reads_the_same() {
+    let crlf = sample("kafka-3.6.txt").replace('\n', "\r\n");
+    assert_eq!(
+        import::read(&crlf).scenario(&Options::default()).map(|i| i.scenario),
+        Ok(imported("kafka-3.6.txt", &Options::default()))
+    );
+}
+
+#[test]
 fn lag_becomes_the_partition_weights() {
     let s = imported("kafka-3.6.txt", &Options { weights: WeightSource::Lag, ..Options::default() });
     let orders = s.topics.iter().find(|t| t.name == "orders").expect("orders");
