@@ -12,6 +12,9 @@ use yew::prelude::*;
 use crate::state::Action;
 use crate::ui::Store;
 
+/// Beyond this many partition weights, the field says how many instead of listing them.
+const HOT_LIST: usize = 64;
+
 /// `3=900, 7=1200` (partition = weight), or why not.
 fn parse_overrides(text: &str, partitions: u32) -> Result<BTreeMap<u32, u64>, String> {
     let mut out = BTreeMap::new();
@@ -70,6 +73,8 @@ pub fn WeightsEditor() -> Html {
                 replace(next);
             })
         };
+        // A long list is not shown: what is typed then changes those partitions and keeps the rest.
+        let listed = topic.partition_weights.len() <= HOT_LIST;
         let on_hot = {
             let (scenario, replace, refused) = (scenario.clone(), replace.clone(), refused.clone());
             let partitions = topic.partitions;
@@ -80,7 +85,11 @@ pub fn WeightsEditor() -> Html {
                         refused.set(None);
                         let mut next = (*scenario).clone();
                         if let Some(topic) = next.topics.get_mut(i) {
-                            topic.partition_weights = map;
+                            if listed {
+                                topic.partition_weights = map;
+                            } else {
+                                topic.partition_weights.extend(map);
+                            }
                         }
                         replace(next);
                     }
@@ -89,6 +98,14 @@ pub fn WeightsEditor() -> Html {
             })
         };
         let message = refused.as_ref().filter(|(j, _)| *j == i).map(|(_, m)| m.clone());
+        // Thousands of imported LAGs make a field no one reads: say how many instead, editable as text.
+        let hot_placeholder = if topic.partition_weights.len() > HOT_LIST {
+            format!("{} partitions weighed; type p=w to change some", topic.partition_weights.len())
+        } else {
+            "3=900, 7=1200".to_string()
+        };
+        let hot_value =
+            if topic.partition_weights.len() > HOT_LIST { String::new() } else { overrides_text(&topic.partition_weights) };
         html! {
             <li key={topic.name.clone()} data-weight-topic={topic.name.clone()}>
                 <span class="name">{ topic.name.clone() }</span>
@@ -97,8 +114,8 @@ pub fn WeightsEditor() -> Html {
                         value={topic.weight.map(|w| w.to_string()).unwrap_or_default()} onchange={on_weight} />
                 </label>
                 <label>{ "hot partitions " }
-                    <input type="text" size="14" placeholder="3=900, 7=1200" aria-label={format!("Hot partitions of {}", topic.name)}
-                        value={overrides_text(&topic.partition_weights)} onchange={on_hot} />
+                    <input type="text" size="14" placeholder={hot_placeholder} aria-label={format!("Hot partitions of {}", topic.name)}
+                        value={hot_value} onchange={on_hot} />
                 </label>
                 if let Some(message) = message {
                     <span class="error" role="alert">{ message }</span>
