@@ -21,6 +21,7 @@ use assignor::Strategy;
 /// with a server-side assignor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
+    /// `partition.assignment.strategy` on the classic protocol.
     Classic(Strategy),
     /// `group.protocol=consumer` with `group.remote.assignor`.
     Consumer(ServerAssignor),
@@ -31,10 +32,12 @@ pub enum Target {
 pub enum ServerAssignor {
     /// The broker's default.
     Uniform,
+    /// The server-side range assignor.
     Range,
 }
 
 impl ServerAssignor {
+    /// Its `group.remote.assignor` value.
     pub fn name(self) -> &'static str {
         match self {
             ServerAssignor::Uniform => "uniform",
@@ -97,8 +100,10 @@ pub enum Client {
 }
 
 impl Client {
+    /// Every client, in the order their settings are shown.
     pub const ALL: [Client; 4] = [Client::Java, Client::SpringBoot, Client::Librdkafka, Client::FranzGo];
 
+    /// The client's name, with the clients built on it.
     pub fn name(self) -> &'static str {
         match self {
             Client::Java => "Java (KafkaConsumer)",
@@ -112,6 +117,7 @@ impl Client {
 /// One client's settings for a target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
+    /// Whose settings these are.
     pub client: Client,
     /// What to paste, one setting (or call) per line; empty when the client cannot do it.
     pub lines: Vec<String>,
@@ -203,9 +209,11 @@ fn client_settings(client: Client, target: Target) -> Settings {
 /// One step of a migration: the strategy lists at that point and what the coordinator does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
+    /// Which step: `Today`, a bounce midway, a bounce done.
     pub title: String,
     /// Each member's `partition.assignment.strategy`, in JoinGroup order.
     pub lists: Vec<(String, Vec<Strategy>)>,
+    /// The coordinator's choice for those lists.
     pub selection: Selection,
     /// What the group does, in a sentence.
     pub outcome: String,
@@ -214,6 +222,7 @@ pub struct Step {
 /// A way from the current lists to `target`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Migration {
+    /// From today to every member listing only the target, in order.
     pub steps: Vec<Step>,
     /// The one-bounce shortcut and where it breaks, when it does.
     pub trap: Option<Step>,

@@ -43,6 +43,7 @@ impl TopicSpec {
 /// One member's load.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemberLoad {
+    /// How many partitions it has.
     pub partitions: usize,
     /// The sum of its partitions' weights.
     pub weight: u64,
@@ -55,6 +56,7 @@ pub struct Load {
     pub members: BTreeMap<String, MemberLoad>,
     /// Whether any topic has weights; without them, weight equals partition count.
     pub weighted: bool,
+    /// The weight of every assigned partition together.
     pub total: u64,
     /// Heaviest minus lightest member, by weight.
     pub spread: u64,

@@ -30,6 +30,7 @@ pub struct Options {
     pub weights: WeightSource,
 }
 
+/// Where the imported partitions' weights come from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WeightSource {
     /// No weights: load is counted in partitions.
@@ -44,6 +45,7 @@ pub enum WeightSource {
 pub struct Imported {
     /// The group's name as the tool printed it (empty if it never did).
     pub group: String,
+    /// The group as a scenario file.
     pub scenario: Scenario,
     /// What was inferred rather than read, one sentence each, for the page and `kap import`.
     pub notes: Vec<String>,
@@ -58,14 +60,28 @@ pub enum ImportError {
     /// No `--describe` table or message was recognised.
     NothingRead,
     /// `Options::group` names a group the paste does not describe.
-    NoSuchGroup { name: String, groups: Vec<String> },
+    NoSuchGroup {
+        /// The name asked for.
+        name: String,
+        /// The groups the paste describes.
+        groups: Vec<String>,
+    },
     /// The group's partitions cannot be placed in topics: 3.8–3.9 print ASSIGNMENT without topic
     /// names, and no `--describe` table names them.
-    NoTopicNames { group: String },
+    NoTopicNames {
+        /// The group's name.
+        group: String,
+    },
     /// Only `--members` without `--verbose`: members and their partition counts, not the partitions.
-    NoPartitions { group: String },
+    NoPartitions {
+        /// The group's name.
+        group: String,
+    },
     /// The group the paste describes does not exist (`Error: Consumer group 'x' does not exist.`).
-    GroupDoesNotExist { group: String },
+    GroupDoesNotExist {
+        /// The group's name.
+        group: String,
+    },
     /// The scenario built breaks a rule (a name Kafka would refuse, a partition count too large).
     Invalid(Vec<Problem>),
 }

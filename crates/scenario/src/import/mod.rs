@@ -50,8 +50,11 @@ impl fmt::Display for Line {
 /// A line the importer could not read, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unread {
+    /// Where it is in the paste.
     pub line: Line,
+    /// The line (its first 200 characters).
     pub text: String,
+    /// Why it could not be read.
     pub reason: String,
 }
 

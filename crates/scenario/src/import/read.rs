@@ -16,11 +16,17 @@ use super::{Assignment, Line, Unread};
 /// One row of `--describe` (`--offsets`): a partition with its offsets and owner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartitionRow {
+    /// Where the row is in the paste.
     pub line: Line,
+    /// TOPIC.
     pub topic: String,
+    /// PARTITION.
     pub partition: u32,
+    /// CURRENT-OFFSET, the committed offset (`-`: none).
     pub current_offset: Option<i64>,
+    /// LOG-END-OFFSET (`-`: unknown).
     pub log_end_offset: Option<i64>,
+    /// LAG, messages behind (`-`: no committed offset).
     pub lag: Option<i64>,
     /// `None` for a partition with a committed offset and no owner (`-`).
     pub consumer_id: Option<String>,
@@ -29,11 +35,15 @@ pub struct PartitionRow {
 /// One row of `--describe --members`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemberRow {
+    /// Where the row is in the paste.
     pub line: Line,
+    /// CONSUMER-ID, the `member.id`.
     pub consumer_id: String,
     /// Blank for a dynamic member; absent before 2.6 (the column is not printed).
     pub instance_id: Option<String>,
+    /// CLIENT-ID.
     pub client_id: String,
+    /// #PARTITIONS.
     pub partitions: u32,
     /// With `--verbose`: ASSIGNMENT (classic tool) or CURRENT-ASSIGNMENT (4.0+).
     pub assignment: Option<Assignment>,
@@ -46,10 +56,13 @@ pub struct MemberRow {
 /// The row of `--describe --state`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateRow {
+    /// Where the row is in the paste.
     pub line: Line,
     /// ASSIGNMENT-STRATEGY; `None` when blank or `-` (an empty group).
     pub strategy: Option<String>,
+    /// STATE (`Stable`, `Empty`, `PreparingRebalance`, ...).
     pub state: String,
+    /// #MEMBERS.
     pub members: u32,
     /// 4.0+ with `--verbose`: GROUP-EPOCH, a number only for consumer-protocol groups.
     pub group_epoch: Option<i32>,
@@ -60,11 +73,14 @@ pub struct StateRow {
 pub struct GroupText {
     /// Empty when the tool did not print it (2.0–2.2 print no GROUP column) and nothing else named it.
     pub name: String,
+    /// Its `--describe` rows.
     pub partitions: Vec<PartitionRow>,
     /// Consumers `--describe` lists with `-` for topic and partition: members without partitions
     /// (no tool since 1.1 prints them there, but a row of dashes names one all the same).
     pub idle: Vec<String>,
+    /// Its `--members` rows.
     pub members: Vec<MemberRow>,
+    /// Its `--state` row.
     pub state: Option<StateRow>,
     /// "has no active members", "is rebalancing", "does not exist", with their line.
     pub messages: Vec<(Line, GroupMessage)>,
@@ -72,17 +88,23 @@ pub struct GroupText {
     pub wrapped: Vec<Line>,
 }
 
+/// A message the tool prints about a group instead of (or before) its tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GroupMessage {
+    /// `Consumer group 'x' has no active members.` (the group is Empty).
     NoActiveMembers,
+    /// `Warning: Consumer group 'x' is rebalancing.`
     Rebalancing,
+    /// `Error: Consumer group 'x' does not exist.`
     DoesNotExist,
 }
 
 /// The whole text: its groups in the order they first appear, and the lines nobody could read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Text {
+    /// The groups, in the order the paste first names them.
     pub groups: Vec<GroupText>,
+    /// The lines that could not be read, in order.
     pub unread: Vec<Unread>,
     /// Columns a header named that this reader does not know (a newer tool); their values are skipped.
     pub unknown_columns: Vec<(Line, String)>,
