@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use assignor::rebalance::{Moved, Rebalance};
 use assignor::{Strategy, TopicPartition};
 use scenario::report::{Outcome, Report, StrategyReport};
-use scenario::{Model, Scenario};
+use scenario::{Model, Scenario, TopicSpec};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::json::{by_id, Partition};
@@ -18,8 +18,10 @@ pub fn run(mut scenario: Scenario, as_json: bool, out: &mut impl Write) -> Resul
     let Some(model) = model else {
         return Err(report.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
     };
-    // From here on the model is the group: the scenario's copy of it goes.
+    // From here on the model is the group: the scenario's copy of it goes, but for the weighted
+    // topics (load by traffic; weights never change an assignment).
     let title = std::mem::take(&mut scenario.title);
+    let traffic = Traffic::of(&scenario);
     drop(scenario);
     let mut out = BufWriter::new(out);
     if as_json {
@@ -28,15 +30,29 @@ pub fn run(mut scenario: Scenario, as_json: bool, out: &mut impl Write) -> Resul
             group_strategy: model.selection().strategy.map(Strategy::name),
             group_protocol: model.selection().group_protocol().map(|p| p.name()),
             reason: model.selection().reason(),
-            strategies: Strategies(&model),
+            strategies: Strategies(&model, traffic.as_ref()),
             advice: Texts(report.advice.iter().map(|a| &a.message).collect()),
         };
         serde_json::to_writer(&mut out, &shown).map_err(|e| e.to_string())?;
         writeln!(out).map_err(|e| e.to_string())?;
     } else {
-        table(&title, &report, &model, &mut out).map_err(|e| e.to_string())?;
+        table(&title, &report, &model, traffic.as_ref(), &mut out).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
+}
+
+/// The weighted topics and what their weights measure, when any topic has weights.
+struct Traffic {
+    topics: Vec<TopicSpec>,
+    unit: String,
+}
+
+impl Traffic {
+    fn of(scenario: &Scenario) -> Option<Traffic> {
+        let topics: Vec<TopicSpec> = scenario.topics.iter().filter(|t| t.is_weighted()).cloned().collect();
+        let unit = if scenario.view.weight_unit.is_empty() { "weight" } else { &scenario.view.weight_unit };
+        (!topics.is_empty()).then(|| Traffic { topics, unit: unit.to_string() })
+    }
 }
 
 /// One strategy's column of the table, and its moves.
@@ -46,17 +62,20 @@ struct Column {
     cells: Vec<String>,
     /// spread, moved, paused, rounds.
     summary: [String; 4],
+    /// By weight, when topics have weights: the spread and the heaviest member.
+    load: String,
     moves: Option<String>,
 }
 
 impl Column {
-    fn new(members: &[String], report: &StrategyReport) -> Column {
+    fn new(members: &[String], report: &StrategyReport, traffic: Option<&Traffic>) -> Column {
         let strategy = report.strategy;
         match report.outcome.as_deref() {
             Err(e) => Column {
                 header: strategy.to_string(),
                 cells: members.iter().map(|_| format!("error: {e}")).collect(),
                 summary: Default::default(),
+                load: String::new(),
                 moves: None,
             },
             Ok(outcome) => {
@@ -79,6 +98,10 @@ impl Column {
                         rebalance.paused_count().to_string(),
                         rebalance.rounds.len().to_string(),
                     ],
+                    load: traffic.map_or_else(String::new, |t| {
+                        let l = outcome.load(&t.topics);
+                        format!("spread {}, max {}% on {}", l.spread, l.heaviest_share(), l.most_loaded.join(", "))
+                    }),
                     moves,
                 }
             }
@@ -90,10 +113,16 @@ fn move_text(m: &Moved) -> String {
     format!("{} {}→{}", m.partition, m.from, m.to.as_deref().unwrap_or("nobody"))
 }
 
-fn table(title: &str, report: &Report, model: &Model, out: &mut impl Write) -> std::io::Result<()> {
+fn table(
+    title: &str,
+    report: &Report,
+    model: &Model,
+    traffic: Option<&Traffic>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let members = &report.members;
     let columns: Vec<Column> =
-        Strategy::ALL.iter().map(|&s| Column::new(members, &StrategyReport::new(model, s))).collect();
+        Strategy::ALL.iter().map(|&s| Column::new(members, &StrategyReport::new(model, s), traffic)).collect();
     let mut rows: Vec<Vec<&str>> = Vec::with_capacity(members.len() + 5);
     rows.push(std::iter::once("member").chain(columns.iter().map(|c| c.header.as_str())).collect());
     for (i, member) in members.iter().enumerate() {
@@ -101,6 +130,10 @@ fn table(title: &str, report: &Report, model: &Model, out: &mut impl Write) -> s
     }
     for (i, name) in ["spread", "moved", "paused", "rounds"].into_iter().enumerate() {
         rows.push(std::iter::once(name).chain(columns.iter().map(|c| c.summary[i].as_str())).collect());
+    }
+    let load_name = traffic.map(|t| format!("load ({})", t.unit));
+    if let Some(name) = &load_name {
+        rows.push(std::iter::once(name.as_str()).chain(columns.iter().map(|c| c.load.as_str())).collect());
     }
     let widths: Vec<usize> = (0..=columns.len())
         .map(|c| rows.iter().map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
@@ -156,7 +189,7 @@ struct Shown<'a> {
 }
 
 /// Every strategy's outcome, each computed as it is written and dropped after.
-struct Strategies<'a>(&'a Model);
+struct Strategies<'a>(&'a Model, Option<&'a Traffic>);
 
 impl Serialize for Strategies<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -164,7 +197,7 @@ impl Serialize for Strategies<'_> {
         for strategy in Strategy::ALL {
             let report = StrategyReport::new(self.0, strategy);
             match report.outcome.as_deref() {
-                Ok(outcome) => map.serialize_entry(strategy.name(), &OutcomeJson(outcome))?,
+                Ok(outcome) => map.serialize_entry(strategy.name(), &OutcomeJson(outcome, self.1))?,
                 Err(e) => map.serialize_entry(strategy.name(), &ErrorJson { error: e.to_string() })?,
             }
         }
@@ -177,7 +210,7 @@ struct ErrorJson {
     error: String,
 }
 
-struct OutcomeJson<'a>(&'a Outcome);
+struct OutcomeJson<'a>(&'a Outcome, Option<&'a Traffic>);
 
 impl Serialize for OutcomeJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -199,6 +232,7 @@ impl Serialize for OutcomeJson<'_> {
                 unassigned: metrics.unassigned,
                 cross_rack: metrics.cross_rack,
                 needless_moves: *needless_moves,
+                load: self.1.map(|t| LoadJson::of(&self.0.load(&t.topics))),
             },
         )?;
         map.serialize_entry("violations", &Texts(violations.iter().collect()))?;
@@ -215,6 +249,29 @@ struct MetricsJson<'a> {
     unassigned: usize,
     cross_rack: usize,
     needless_moves: usize,
+    /// Only when topics have weights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    load: Option<LoadJson>,
+}
+
+/// Each member's weight, the total, the spread and the heaviest members.
+#[derive(serde::Serialize)]
+struct LoadJson {
+    weights: std::collections::BTreeMap<String, u64>,
+    total: u64,
+    spread: u64,
+    most_loaded: Vec<String>,
+}
+
+impl LoadJson {
+    fn of(load: &scenario::load::Load) -> LoadJson {
+        LoadJson {
+            weights: load.members.iter().map(|(id, m)| (id.clone(), m.weight)).collect(),
+            total: load.total,
+            spread: load.spread,
+            most_loaded: load.most_loaded.clone(),
+        }
+    }
 }
 
 /// Each round: its generation, its assignment and what it withholds.

@@ -78,6 +78,13 @@ impl Load {
     }
 }
 
+impl crate::report::Outcome {
+    /// The load this outcome's assignment puts on each member, weighing partitions as `topics` say.
+    pub fn load(&self, topics: &[TopicSpec]) -> Load {
+        load(topics, self.rebalance.result())
+    }
+}
+
 /// The load `lists` puts on each member, weighing partitions as `topics` say. Partitions of topics
 /// not in `topics` weigh 1.
 pub fn load(topics: &[TopicSpec], lists: &Lists) -> Load {

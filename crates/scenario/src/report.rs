@@ -416,8 +416,11 @@ mod tests {
 
     #[test]
     fn the_view_shows_the_named_strategies_in_panel_order() {
-        let view =
-            |names: &[&str]| crate::View { strategies: names.iter().map(|s| s.to_string()).collect(), diff: true };
+        let view = |names: &[&str]| crate::View {
+            strategies: names.iter().map(|s| s.to_string()).collect(),
+            diff: true,
+            ..crate::View::default()
+        };
         assert_eq!(view(&[]).shown(), Strategy::ALL);
         assert_eq!(view(&["sticky", "RangeAssignor"]).shown(), [Strategy::Range, Strategy::Sticky]);
         assert_eq!(view(&["bogus"]).shown(), Strategy::ALL);

@@ -11,7 +11,7 @@ use assignor::protocol::RebalanceProtocol;
 use assignor::{Strategy, TopicPartition};
 use yew::prelude::*;
 
-use scenario::load::{self, Load};
+use scenario::load::Load;
 
 use crate::ui::explain::Explain;
 use crate::ui::topic_class;
@@ -63,7 +63,7 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         } else {
             s.scenario.view.weight_unit.clone()
         };
-        Some(Traffic { load: load::load(&s.scenario.topics, outcome.rebalance.result()), unit })
+        Some(Traffic { load: outcome.load(&s.scenario.topics), unit })
     });
     let body = match &panel.outcome {
         Err(message) => {

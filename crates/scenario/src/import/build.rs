@@ -243,9 +243,12 @@ fn consumed_topics(topics: &[TopicSpec], owners: &Owners, notes: &mut Vec<String
 
 /// What every member owns now, as the assignment before the next rebalance under every strategy.
 fn previous(owners: &Owners) -> Option<Previous> {
+    // One history for every strategy, shared as a snapshot's is.
+    let owned = std::sync::Arc::new(owners.owned.clone());
     (!owners.owned.is_empty()).then(|| Previous {
         generation: 1,
-        assignments: Strategy::ALL.iter().map(|s| (s.name().to_string(), owners.owned.clone())).collect(),
+        generations: BTreeMap::new(),
+        assignments: Strategy::ALL.iter().map(|s| (s.name().to_string(), std::sync::Arc::clone(&owned))).collect(),
     })
 }
 
