@@ -2,22 +2,21 @@
 //! file `kap show` and the playground read. The scenario goes to stdout; what was inferred and
 //! every line that could not be read go to stderr.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use scenario::import::{self, Options};
 
-/// The pasted text in FILE, or on stdin for `-`.
+use crate::input;
+
+/// The pasted text in FILE, or on stdin for `-`, up to the size kap reads from any file.
 pub fn read(path: &Path) -> Result<String, String> {
-    let mut text = String::new();
-    let read = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading stdin: {e}"))
+    let text = if path.as_os_str() == "-" {
+        input::read_text(std::io::stdin().lock(), input::MAX_FILE)
     } else {
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_string(&mut text))
-            .map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::File::open(path).map_err(|e| e.to_string()).and_then(|file| input::read_text(file, input::MAX_FILE))
     };
-    read.map(|_| text)
+    text.map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn run(text: &str, options: &Options, out: &mut impl Write, err: &mut impl Write) -> Result<(), String> {
