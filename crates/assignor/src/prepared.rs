@@ -39,6 +39,35 @@ macro_rules! index_newtype {
 }
 index_newtype!(MemberIdx, TopicIdx, PartitionIdx, RackIdx);
 
+/// A member or none, in four bytes like a `MemberIdx` (an `Option<MemberIdx>` takes eight): for
+/// tables with one entry per partition, such as each partition's owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MaybeMember(u32);
+
+impl MaybeMember {
+    pub const NONE: MaybeMember = MaybeMember(u32::MAX);
+
+    pub fn get(self) -> Option<MemberIdx> {
+        (self != Self::NONE).then_some(MemberIdx(self.0))
+    }
+
+    pub fn is_none(self) -> bool {
+        self == Self::NONE
+    }
+}
+
+impl From<MemberIdx> for MaybeMember {
+    fn from(m: MemberIdx) -> Self {
+        MaybeMember(m.0)
+    }
+}
+
+impl From<Option<MemberIdx>> for MaybeMember {
+    fn from(m: Option<MemberIdx>) -> Self {
+        m.map_or(Self::NONE, Self::from)
+    }
+}
+
 pub(crate) struct TopicInfo {
     pub name: Arc<str>,
     pub partitions: u32,

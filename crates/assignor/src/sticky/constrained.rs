@@ -11,10 +11,8 @@ use std::collections::VecDeque;
 use super::ownership::Ownership;
 use super::racks::RackView;
 use crate::error::AssignError;
-use crate::prepared::{MemberIdx, PartitionIdx, Prepared, TopicIdx};
+use crate::prepared::{MaybeMember, MemberIdx, PartitionIdx, Prepared, TopicIdx};
 use crate::trace::{LossReason, Step, Tracer};
-
-const NONE: u32 = u32::MAX;
 
 pub(crate) struct Constrained {
     pub lists: Vec<Vec<PartitionIdx>>,
@@ -40,7 +38,7 @@ struct Builder<'g, 'a, 'o, 'r, T: Tracer> {
     exact: VecDeque<MemberIdx>,
     /// Owned partitions a member could not keep (over quota or off its rack), with that member;
     /// empty until the first one.
-    maybe_revoked: Vec<u32>,
+    maybe_revoked: Vec<MaybeMember>,
     topic_by_rank: Vec<TopicIdx>,
     transferring: Vec<(PartitionIdx, MemberIdx)>,
 }
@@ -170,9 +168,9 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
 
     fn maybe_revoke(&mut self, p: PartitionIdx, c: MemberIdx) {
         if self.maybe_revoked.is_empty() {
-            self.maybe_revoked = vec![NONE; self.g.partition_count()];
+            self.maybe_revoked = vec![MaybeMember::NONE; self.g.partition_count()];
         }
-        self.maybe_revoked[p.ix()] = c.0;
+        self.maybe_revoked[p.ix()] = c.into();
     }
 
     fn sort_key(&self, p: PartitionIdx) -> u64 {
@@ -234,8 +232,8 @@ impl<T: Tracer> Builder<'_, '_, '_, '_, T> {
         let g = self.g;
         self.lists[c.ix()].push(p);
         self.trace.record(|| Step::Assign { partition: g.topic_partition(p), member: g.member_id(c).into() });
-        let revoked_from = self.maybe_revoked.get(p.ix()).copied().unwrap_or(NONE);
-        if (revoked_from != NONE && revoked_from != c.0) || self.own.is_doubly(p) {
+        let revoked_from = self.maybe_revoked.get(p.ix()).and_then(|m| m.get());
+        if revoked_from.is_some_and(|m| m != c) || self.own.is_doubly(p) {
             self.transferring.push((p, c));
         }
         self.lists[c.ix()].len()

@@ -3,28 +3,26 @@
 //! it over. Two members never consume one partition at once.
 
 use super::member_data::MemberData;
-use crate::prepared::{MemberIdx, PartitionIdx, Prepared};
+use crate::prepared::{MaybeMember, MemberIdx, PartitionIdx, Prepared};
 use crate::trace::{Step, Tracer};
-
-const NONE: u32 = u32::MAX;
 
 /// Who claimed each partition in its `ownedPartitions` (the raw lists, conflicts not resolved);
 /// only for the trace.
 struct RawOwners {
-    first: Vec<u32>,
+    first: Vec<MaybeMember>,
     /// Further claimants of partitions claimed more than once.
     more: Vec<(PartitionIdx, MemberIdx)>,
 }
 
 impl RawOwners {
     fn new(g: &Prepared, data: &MemberData) -> Self {
-        let mut first = vec![NONE; g.partition_count()];
+        let mut first = vec![MaybeMember::NONE; g.partition_count()];
         let mut more = Vec::new();
         for m in g.members() {
             for &p in &data.owned[m.ix()] {
-                if first[p.ix()] == NONE {
-                    first[p.ix()] = m.0;
-                } else if first[p.ix()] != m.0 {
+                if first[p.ix()].is_none() {
+                    first[p.ix()] = m.into();
+                } else if first[p.ix()] != m.into() {
                     more.push((p, m));
                 }
             }
@@ -36,8 +34,10 @@ impl RawOwners {
 
     fn others(&self, p: PartitionIdx) -> impl Iterator<Item = MemberIdx> + '_ {
         let start = self.more.partition_point(|&(q, _)| q < p);
-        let first = (self.first[p.ix()] != NONE).then_some(MemberIdx(self.first[p.ix()]));
-        first.into_iter().chain(self.more[start..].iter().take_while(move |&&(q, _)| q == p).map(|&(_, m)| m))
+        self.first[p.ix()]
+            .get()
+            .into_iter()
+            .chain(self.more[start..].iter().take_while(move |&&(q, _)| q == p).map(|&(_, m)| m))
     }
 }
 
@@ -48,13 +48,13 @@ pub(crate) fn transferring(
     g: &Prepared,
     data: &MemberData,
     lists: &[Vec<PartitionIdx>],
-    owner: &[u32],
+    owner: &[MaybeMember],
 ) -> Vec<(PartitionIdx, MemberIdx)> {
     // Revoked: owned before by a member that no longer has it. Usually nothing is.
     let mut revoked: Vec<u64> = Vec::new();
     for m in g.members() {
         for &p in &data.owned[m.ix()] {
-            if owner[p.ix()] != m.0 {
+            if owner[p.ix()] != m.into() {
                 if revoked.is_empty() {
                     revoked = vec![0; g.partition_count().div_ceil(64)];
                 }
@@ -68,13 +68,13 @@ pub(crate) fn transferring(
     let is_revoked = |p: PartitionIdx| revoked[p.ix() / 64] & (1 << (p.ix() % 64)) != 0;
     // Added: in a member's new list but not in what it owned; member by member, its owned
     // partitions are stamped first.
-    let mut stamp = vec![NONE; g.partition_count()];
+    let mut stamp = vec![MaybeMember::NONE; g.partition_count()];
     let mut moving = Vec::new();
     for m in g.members() {
         for &p in &data.owned[m.ix()] {
-            stamp[p.ix()] = m.0;
+            stamp[p.ix()] = m.into();
         }
-        moving.extend(lists[m.ix()].iter().filter(|&&p| is_revoked(p) && stamp[p.ix()] != m.0).map(|&p| (p, m)));
+        moving.extend(lists[m.ix()].iter().filter(|&&p| is_revoked(p) && stamp[p.ix()] != m.into()).map(|&p| (p, m)));
     }
     moving
 }

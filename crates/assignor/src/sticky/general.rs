@@ -1,15 +1,26 @@
 //! The general builder, for groups whose members subscribe to different topics (KIP-54, KIP-341).
 //!
-//! Members keep what they still subscribe to (on their rack, KIP-881); the rest goes, partition by
-//! partition, to the least loaded member that can take it; then partitions move from loaded to
-//! lighter members until no move can improve the balance. A balancing that ends no better than it
-//! started (by the sum of pairwise size differences) is undone, unless this is the first assignment.
+//! [`build`] runs Kafka's `GeneralAssignmentBuilder` as named phases:
+//! 1. [`PreviousOwners::read`]: `prevAssignment`, the claims of older generations (KIP-341): a
+//!    partition may go back to such a member while balancing.
+//! 2. [`General::keep_owned`]: members keep the partitions they claimed, unless they no longer
+//!    subscribe to the topic or it has no replica on their rack (KIP-881).
+//! 3. [`General::assign_unassigned`]: the rest goes, partition by partition, to the least loaded
+//!    member that can take it, on one of its racks first.
+//! 4. [`General::set_aside_fixed`]: topics with a single subscriber, and members holding all they
+//!    can of such topics only, take no part in balancing.
+//! 5. [`General::balance`]: `performReassignments`, moving partitions from loaded to lighter
+//!    members until no move can improve the balance, newly assigned partitions first.
+//! 6. [`General::undo_balancing`]: a balancing that ends no better than it started (by the sum of
+//!    pairwise size differences) is undone, unless this is the first assignment.
 //!
-//! Kafka's checks are quadratic; the same answers come from:
+//! Phases 1–3 are [`General::start`]. Kafka's checks are quadratic; the same answers come from:
 //! - the load order kept as an ordered set of (size, member id rank);
-//! - `balanced()` reduced to one test per topic: some subscriber that could take more and some
+//! - `isBalanced` reduced to one test per topic: some subscriber that could take more and some
 //!   owner of one of the topic's partitions differ by two or more;
-//! - both cached until the next size change.
+//! - both cached until the next size change;
+//! - a moved partition leaving a hole in its old owner's list instead of shifting the list
+//!   (Kafka's `ArrayList.remove`, a copy of the whole list at every move).
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -20,10 +31,8 @@ use super::ownership::Ownership;
 use super::racks::RackView;
 use crate::error::AssignError;
 use crate::java;
-use crate::prepared::{MemberIdx, PartitionIdx, Prepared, TopicIdx};
+use crate::prepared::{MaybeMember, MemberIdx, PartitionIdx, Prepared, TopicIdx};
 use crate::trace::{LossReason, SkipReason, Step, Tracer};
-
-const NONE: u32 = u32::MAX;
 
 fn npe(what: &str) -> AssignError {
     AssignError::KafkaThrows(format!("NullPointerException: {what}"))
@@ -40,176 +49,86 @@ pub(crate) fn build<T: Tracer>(
     trace.record(|| Step::Note {
         text: "members subscribe to different topics: general assignment with balancing (KIP-54)".into(),
     });
-    let mut b = General::new(g, racks, trace);
-    b.fill_prev(hash_order, data, own.max_generation);
-    let revocation_required = b.keep_owned(hash_order, own);
-    let mut sorted_parts = b.sorted_partitions();
-    let mut unassigned: Vec<PartitionIdx> = sorted_parts.iter().copied().filter(|p| b.owner[p.ix()] == NONE).collect();
-    for m in g.members() {
-        let key = b.key(m);
-        b.order.insert(key);
-    }
-    let initializing = b.order.last().is_none_or(|&(size, _)| size == 0);
-    b.fill(&unassigned);
-
-    // Topics with a single subscriber, and members holding everything they can of such topics
-    // only, take no part in balancing.
-    let fixed_topic: Vec<bool> = b.subscribers.iter().map(|&n| n < 2).collect();
-    sorted_parts.retain(|&p| !fixed_topic[g.topic_of(p).ix()]);
-    unassigned.retain(|&p| !fixed_topic[g.topic_of(p).ix()]);
-    b.set_aside_fixed(&fixed_topic);
-
-    b.snapshot_on = true;
-    let score_before = b.score();
-    if !revocation_required {
-        b.trace.record(|| Step::Note { text: "balance by moving newly assigned partitions first".into() });
-        b.perform(&unassigned)?;
-    }
-    b.trace.record(|| Step::Note { text: "balance over all partitions that can move".into() });
-    let performed = b.perform(&sorted_parts)?;
-    if !initializing && performed && b.score() >= score_before {
-        b.revert();
-    }
-    Ok(Built { lists: b.lists, owner: b.owner })
+    let (mut b, candidates) = General::start(g, hash_order, data, own, racks, trace);
+    let candidates = b.set_aside_fixed(candidates);
+    b.balance(candidates)?;
+    let (lists, owner) = b.current.into_parts();
+    Ok(Built { lists, owner })
 }
 
 pub(crate) struct Built {
     pub lists: Vec<Vec<PartitionIdx>>,
-    /// Each partition's member (index), or `u32::MAX` when unassigned.
-    pub owner: Vec<u32>,
+    /// Each partition's member.
+    pub owner: Vec<MaybeMember>,
+}
+
+/// The partitions balancing may move, as the first phases leave them.
+struct Candidates {
+    /// Every partition, topics by (number of subscribers, name).
+    all: Vec<PartitionIdx>,
+    /// The partitions no member kept, in the same order.
+    unassigned: Vec<PartitionIdx>,
+    /// A member lost a claim: balancing skips its gentler first pass over `unassigned`.
+    revocation_required: bool,
+    /// No member held anything: the result is kept even if balancing did not improve it.
+    initializing: bool,
 }
 
 struct General<'g, 'a, 'r, 't, T: Tracer> {
     g: &'g Prepared<'a>,
     racks: &'r RackView<'g, 'a>,
     trace: &'t mut T,
-    lists: Vec<Vec<PartitionIdx>>,
-    owner: Vec<u32>,
-    /// The load order: (size, rank of member id); only members taking part in balancing.
-    order: BTreeSet<(u32, u32)>,
-    member_by_rank: Vec<MemberIdx>,
-    /// Each member's existing topics, without repeats.
-    topics_of: Vec<Vec<TopicIdx>>,
-    subscribed: Subscribed,
-    /// `getMaxAssignmentSize` as Java computes it (over the listed topics, repeats included).
-    max_size: Vec<i32>,
-    /// Subscribers per topic, counting a topic listed twice twice, as Kafka's lists do.
-    subscribers: Vec<u32>,
-    fixed: Vec<bool>,
-    /// `prevAssignment`: per partition, a member of an older generation that owned it, or NONE.
-    prev: Vec<u32>,
-    prev_generation: Vec<i32>,
+    subscriptions: Subscriptions,
+    previous: PreviousOwners,
+    current: CurrentAssignment,
+    loads: LoadOrder<'g>,
+    cache: Cache,
     movements: Movements,
-    moves: u64,
-    move_limit: u64,
-    /// Bumped on every size change; caches below are valid for one epoch.
-    epoch: u64,
-    balanced_at: Option<(u64, bool)>,
-    first_subscriber_at: Vec<(u64, u32)>,
-    min_subscriber: Vec<u32>,
-    min_subscriber_at: Vec<u64>,
-    /// Lists as they were before balancing, for the members it changed.
-    snapshot_on: bool,
-    saved: Vec<(MemberIdx, Vec<PartitionIdx>)>,
-    touched: Vec<bool>,
+    budget: MoveBudget,
+    undo: Undo,
 }
 
 impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
-    fn new(g: &'g Prepared<'a>, racks: &'r RackView<'g, 'a>, trace: &'t mut T) -> Self {
+    /// Phases 1 to 3: previous owners, kept claims, unassigned partitions placed.
+    fn start(
+        g: &'g Prepared<'a>,
+        hash_order: &[MemberIdx],
+        data: &MemberData,
+        own: &Ownership,
+        racks: &'r RackView<'g, 'a>,
+        trace: &'t mut T,
+    ) -> (Self, Candidates) {
         let n = g.member_count();
-        let topics = g.topics.len();
-        let mut member_by_rank = vec![MemberIdx(0); n];
-        for m in g.members() {
-            member_by_rank[g.member_rank[m.ix()] as usize] = m;
-        }
-        let mut subscribers = vec![0u32; topics];
-        let mut max_size = vec![0i32; n];
-        for m in g.members() {
-            let listed = listed_topics(g, m);
-            for t in listed.iter() {
-                subscribers[t.ix()] += 1;
-            }
-            max_size[m.ix()] = if listed.len() == topics {
-                g.partition_count() as i32
-            } else {
-                listed.iter().fold(0i32, |sum, &t| sum.wrapping_add(g.topic(t).partitions as i32))
-            };
-        }
-        General {
+        let mut b = General {
             g,
             racks,
             trace,
-            lists: vec![Vec::new(); n],
-            owner: vec![NONE; g.partition_count()],
-            order: BTreeSet::new(),
-            member_by_rank,
-            topics_of: g.member_topics.clone(),
-            subscribed: Subscribed::new(g),
-            max_size,
-            subscribers,
-            fixed: vec![false; n],
-            prev: Vec::new(),
-            prev_generation: Vec::new(),
-            movements: Movements::new(topics),
-            moves: 0,
-            move_limit: 64 * (g.partition_count() as u64 + n as u64) + 1_000_000,
-            epoch: 0,
-            balanced_at: None,
-            first_subscriber_at: vec![(u64::MAX, NONE); topics],
-            min_subscriber: vec![0; topics],
-            min_subscriber_at: vec![u64::MAX; topics],
-            snapshot_on: false,
-            saved: Vec::new(),
-            touched: vec![false; n],
+            subscriptions: Subscriptions::new(g),
+            previous: PreviousOwners::read(g, hash_order, data, own.max_generation),
+            current: CurrentAssignment::new(n, g.partition_count()),
+            loads: LoadOrder::new(g),
+            cache: Cache::new(g.topics.len()),
+            movements: Movements::new(g.topics.len()),
+            budget: MoveBudget { used: 0, limit: 64 * (g.partition_count() as u64 + n as u64) + 1_000_000 },
+            undo: Undo { recording: false, saved: Vec::new(), touched: vec![false; n] },
+        };
+        let revocation_required = b.keep_owned(hash_order, own);
+        let all = b.sorted_partitions();
+        let unassigned: Vec<PartitionIdx> = all.iter().copied().filter(|&p| b.current.owner(p).is_none()).collect();
+        for m in g.members() {
+            b.loads.enter(m, b.current.len(m));
         }
-    }
-
-    fn size(&self, m: MemberIdx) -> u32 {
-        self.lists[m.ix()].len() as u32
-    }
-
-    fn key(&self, m: MemberIdx) -> (u32, u32) {
-        (self.size(m), self.g.member_rank[m.ix()])
+        let initializing = b.loads.largest().is_none_or(|size| size == 0);
+        b.assign_unassigned(&unassigned);
+        (b, Candidates { all, unassigned, revocation_required, initializing })
     }
 
     fn subscribes(&self, m: MemberIdx, t: TopicIdx) -> bool {
-        self.subscribed.contains(m, t)
+        self.subscriptions.subscribed.contains(m, t)
     }
 
-    /// Replaces `m`'s entry in the load order after its list changed from `old_size`.
-    fn set_size_in_order(&mut self, m: MemberIdx, old_size: u32) {
-        let rank = self.g.member_rank[m.ix()];
-        if self.order.remove(&(old_size, rank)) {
-            self.order.insert((self.size(m), rank));
-        }
-        self.epoch += 1;
-    }
-
-    /// `prevAssignment`: partitions that members of older generations owned (KIP-341), the
-    /// highest such generation winning, ties to the first member in `HashMap` order.
-    fn fill_prev(&mut self, hash_order: &[MemberIdx], data: &MemberData, max_generation: i32) {
-        for &m in hash_order {
-            let gen = match data.generation[m.ix()] {
-                Some(gen) if gen < max_generation => gen,
-                None if max_generation > -1 => -1,
-                _ => continue,
-            };
-            if self.prev.is_empty() && !data.owned[m.ix()].is_empty() {
-                self.prev = vec![NONE; self.g.partition_count()];
-                self.prev_generation = vec![0; self.g.partition_count()];
-            }
-            for &p in &data.owned[m.ix()] {
-                if self.prev[p.ix()] == NONE || gen > self.prev_generation[p.ix()] {
-                    self.prev[p.ix()] = m.0;
-                    self.prev_generation[p.ix()] = gen;
-                }
-            }
-        }
-    }
-
-    /// Step 1: members keep the partitions they claimed, unless they no longer subscribe to the
-    /// topic or the partition has no replica on their rack. Returns whether anything was dropped
-    /// (then balancing skips its first, gentler pass).
+    /// Phase 2: members keep the partitions they claimed, unless they no longer subscribe to the
+    /// topic or the partition has no replica on their rack. Returns whether anything was dropped.
     fn keep_owned(&mut self, hash_order: &[MemberIdx], own: &Ownership) -> bool {
         let g = self.g;
         let mut dropped = false;
@@ -220,8 +139,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                 } else if self.racks.mismatch(c, p) {
                     LossReason::RackMismatch
                 } else {
-                    self.lists[c.ix()].push(p);
-                    self.owner[p.ix()] = c.0;
+                    self.current.push(c, p);
                     self.trace.record(|| Step::Keep { partition: g.topic_partition(p), member: g.member_id(c).into() });
                     continue;
                 };
@@ -240,7 +158,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
     fn sorted_partitions(&mut self) -> Vec<PartitionIdx> {
         let g = self.g;
         let mut topics: Vec<TopicIdx> = (0..g.topics.len() as u32).map(TopicIdx).collect();
-        topics.sort_by_key(|&t| (self.subscribers[t.ix()], g.topic(t).rank));
+        topics.sort_by_key(|&t| (self.subscriptions.subscribers[t.ix()], g.topic(t).rank));
         self.trace.record(|| Step::Order {
             name: "topics by number of subscribers, then name".into(),
             items: topics.iter().map(|&t| g.topic(t).name.to_string()).collect(),
@@ -248,26 +166,22 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
         topics.into_iter().flat_map(|t| g.partitions_of(t)).collect()
     }
 
-    /// Step 3: each unassigned partition to the least loaded subscriber, first only to members on
+    /// Phase 3: each unassigned partition to the least loaded subscriber, first only to members on
     /// one of its racks (or without a rack), then to anyone.
-    fn fill(&mut self, unassigned: &[PartitionIdx]) {
+    fn assign_unassigned(&mut self, unassigned: &[PartitionIdx]) {
         let g = self.g;
         let mut left: Cow<[PartitionIdx]> = Cow::Borrowed(unassigned);
         if self.racks.aware {
             let mut rest = Vec::new();
             for &p in unassigned {
                 let t = g.topic_of(p);
-                if self.subscribers[t.ix()] == 0 {
+                if self.subscriptions.subscribers[t.ix()] == 0 {
                     rest.push(p);
                     continue;
                 }
-                let found = self
-                    .order
-                    .iter()
-                    .map(|&(_, rank)| self.member_by_rank[rank as usize])
-                    .find(|&m| self.subscribes(m, t) && !self.racks.mismatch(m, p));
+                let found = self.loads.members().find(|&(_, m)| self.subscribes(m, t) && !self.racks.mismatch(m, p));
                 match found {
-                    Some(m) => {
+                    Some((_, m)) => {
                         self.trace_attempts(p, true);
                         self.give(p, m);
                     }
@@ -278,7 +192,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
         }
         for &p in left.iter() {
             let t = g.topic_of(p);
-            if self.subscribers[t.ix()] == 0 {
+            if self.subscriptions.subscribers[t.ix()] == 0 {
                 continue;
             }
             if let Some(m) = self.first_subscriber(t) {
@@ -297,10 +211,10 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
         }
         let g = self.g;
         let t = g.topic_of(p);
-        let order: Vec<MemberIdx> = self.order.iter().map(|&(_, rank)| self.member_by_rank[rank as usize]).collect();
-        let items: Vec<String> = order.iter().map(|&m| format!("{} ({})", g.member_id(m), self.size(m))).collect();
+        let order: Vec<(u32, MemberIdx)> = self.loads.members().collect();
+        let items: Vec<String> = order.iter().map(|&(size, m)| format!("{} ({size})", g.member_id(m))).collect();
         self.trace.record(|| Step::Order { name: "members by load (partitions held, then member id)".into(), items });
-        for &m in &order {
+        for &(_, m) in &order {
             let reason = if !self.subscribes(m, t) {
                 SkipReason::NotSubscribed
             } else if rack_pass && self.racks.mismatch(m, p) {
@@ -314,50 +228,58 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
 
     fn give(&mut self, p: PartitionIdx, m: MemberIdx) {
         let g = self.g;
-        let old = self.size(m);
-        self.lists[m.ix()].push(p);
-        self.owner[p.ix()] = m.0;
-        self.set_size_in_order(m, old);
+        let old = self.current.len(m);
+        self.current.push(m, p);
+        self.loads.resize(m, old, old + 1);
+        self.cache.invalidate();
         self.trace.record(|| Step::Assign { partition: g.topic_partition(p), member: g.member_id(m).into() });
     }
 
     /// The first member in load order that subscribes to `t`.
     fn first_subscriber(&mut self, t: TopicIdx) -> Option<MemberIdx> {
-        let (at, m) = self.first_subscriber_at[t.ix()];
-        if at == self.epoch {
-            return (m != NONE).then_some(MemberIdx(m));
+        if let Some(found) = self.cache.first_subscriber(t) {
+            return found;
         }
-        let found =
-            self.order.iter().map(|&(_, rank)| self.member_by_rank[rank as usize]).find(|&m| self.subscribes(m, t));
-        self.first_subscriber_at[t.ix()] = (self.epoch, found.map_or(NONE, |m| m.0));
+        let found = self.loads.members().map(|(_, m)| m).find(|&m| self.subscribes(m, t));
+        self.cache.set_first_subscriber(t, found);
         found
     }
 
-    /// Step 4: members with every partition they can get, all of single-subscriber topics.
-    fn set_aside_fixed(&mut self, fixed_topic: &[bool]) {
+    /// Phase 4: topics with fewer than two subscribers leave the candidates; members with every
+    /// partition they can get, all of such topics, leave the load order.
+    fn set_aside_fixed(&mut self, mut candidates: Candidates) -> Candidates {
         let g = self.g;
+        let fixed_topic: Vec<bool> = self.subscriptions.subscribers.iter().map(|&n| n < 2).collect();
+        candidates.all.retain(|&p| !fixed_topic[g.topic_of(p).ix()]);
+        candidates.unassigned.retain(|&p| !fixed_topic[g.topic_of(p).ix()]);
         for m in g.members() {
-            let full = self.size(m) as i32 >= self.max_size[m.ix()];
-            if full && self.lists[m.ix()].iter().all(|&p| fixed_topic[g.topic_of(p).ix()]) {
-                self.fixed[m.ix()] = true;
-                self.order.remove(&self.key(m));
+            let size = self.current.len(m);
+            let full = size as i32 >= self.subscriptions.max_size[m.ix()];
+            if full && self.current.iter(m).all(|p| fixed_topic[g.topic_of(p).ix()]) {
+                self.loads.set_aside(m, size);
                 self.trace.record(|| Step::Note {
                     text: format!("{} holds all it can of topics no one else takes: set aside", g.member_id(m)),
                 });
             }
         }
-        self.epoch += 1;
+        self.cache.invalidate();
+        candidates
     }
 
-    /// Kafka's balance score: the sum of size differences over all pairs of members taking part,
-    /// in Java `int` arithmetic.
-    fn score(&self) -> i32 {
-        let n = self.order.len() as i64;
-        let mut sum = 0i64;
-        for (k, &(size, _)) in self.order.iter().enumerate() {
-            sum = sum.wrapping_add(i64::from(size).wrapping_mul(2 * k as i64 - n + 1));
+    /// Phases 5 and 6: balancing, undone when it did not lower the balance score.
+    fn balance(&mut self, candidates: Candidates) -> Result<(), AssignError> {
+        self.undo.recording = true;
+        let score_before = self.loads.score();
+        if !candidates.revocation_required {
+            self.trace.record(|| Step::Note { text: "balance by moving newly assigned partitions first".into() });
+            self.perform(&candidates.unassigned)?;
         }
-        sum as i32
+        self.trace.record(|| Step::Note { text: "balance over all partitions that can move".into() });
+        let performed = self.perform(&candidates.all)?;
+        if !candidates.initializing && performed && self.loads.score() >= score_before {
+            self.undo_balancing();
+        }
+        Ok(())
     }
 
     /// `performReassignments`: passes over `list` until one moves nothing; each partition is
@@ -371,19 +293,18 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                 if self.balanced()? {
                     break;
                 }
-                let Some(c) = Some(self.owner[p.ix()]).filter(|&o| o != NONE).map(MemberIdx) else {
+                let Some(c) = self.current.owner(p) else {
                     return Err(npe("a partition to balance has no owner"));
                 };
-                if let Some(&prev) = self.prev.get(p.ix()).filter(|&&m| m != NONE) {
-                    let prev = MemberIdx(prev);
-                    if self.fixed[prev.ix()] {
+                if let Some(prev) = self.previous.owner(p) {
+                    if self.loads.is_set_aside(prev) {
                         return Err(npe(&format!(
                             "{} previously owned {} but was set aside from balancing",
                             g.member_id(prev),
                             g.topic_partition(p)
                         )));
                     }
-                    if self.size(c) > self.size(prev) + 1 {
+                    if self.current.len(c) > self.current.len(prev) + 1 {
                         self.reassign(p, prev)?;
                         modified = true;
                         performed = true;
@@ -393,7 +314,7 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
                 let Some(n) = self.first_subscriber(g.topic_of(p)) else {
                     return Err(npe("no member to move a partition to"));
                 };
-                if self.size(c) > self.size(n) + 1 {
+                if self.current.len(c) > self.current.len(n) + 1 {
                     self.reassign(p, n)?;
                     modified = true;
                     performed = true;
@@ -409,32 +330,25 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
     /// the other way) to `to`.
     fn reassign(&mut self, p: PartitionIdx, to: MemberIdx) -> Result<(), AssignError> {
         let g = self.g;
-        // Every move but those swapped for an earlier one lowers the balance score, so a
-        // balancing that keeps going this long is cycling (Java would never return).
-        self.moves += 1;
-        if self.moves > self.move_limit {
-            return Err(AssignError::KafkaThrows(format!(
-                "balancing does not terminate ({} moves without reaching balance)",
-                self.move_limit
-            )));
-        }
+        self.budget.spend()?;
         let t = g.topic_of(p);
-        let x = self.movements.actual(p, t, MemberIdx(self.owner[p.ix()]), to);
-        let Some(from) = Some(self.owner[x.ix()]).filter(|&o| o != NONE).map(MemberIdx) else {
+        let Some(owner) = self.current.owner(p) else {
             return Err(npe("a partition to move has no owner"));
         };
-        let (from_size, to_size) = (self.size(from), self.size(to));
+        let x = self.movements.actual(p, t, owner, to);
+        let Some(from) = self.current.owner(x) else {
+            return Err(npe("a partition to move has no owner"));
+        };
+        let (from_size, to_size) = (self.current.len(from), self.current.len(to));
         let hash = java::topic_partition_hash(g.topic(t).hash, g.number(x));
         self.movements.record(x, t, hash, from, to);
-        self.save(from);
-        self.save(to);
-        if let Some(i) = self.lists[from.ix()].iter().position(|&q| q == x) {
-            self.lists[from.ix()].remove(i);
-        }
-        self.lists[to.ix()].push(x);
-        self.owner[x.ix()] = to.0;
-        self.set_size_in_order(from, from_size);
-        self.set_size_in_order(to, to_size);
+        self.undo.save(from, &self.current);
+        self.undo.save(to, &self.current);
+        self.current.remove(x);
+        self.current.push(to, x);
+        self.loads.resize(from, from_size, self.current.len(from));
+        self.loads.resize(to, to_size, self.current.len(to));
+        self.cache.invalidate();
         self.trace.record(|| Step::Move {
             partition: g.topic_partition(x),
             from: g.member_id(from).into(),
@@ -443,22 +357,15 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
         Ok(())
     }
 
-    fn save(&mut self, m: MemberIdx) {
-        if self.snapshot_on && !self.touched[m.ix()] {
-            self.touched[m.ix()] = true;
-            self.saved.push((m, self.lists[m.ix()].clone()));
-        }
-    }
-
-    /// Step 7: the balancing did not lower the score; every list it changed goes back.
-    fn revert(&mut self) {
+    /// Phase 6: the balancing did not lower the score; every list it changed goes back.
+    fn undo_balancing(&mut self) {
         let g = self.g;
         self.trace.record(|| Step::Note { text: "balancing did not improve the balance score: undo it".into() });
-        let saved = std::mem::take(&mut self.saved);
+        let saved = std::mem::take(&mut self.undo.saved);
         if self.trace.enabled() {
             // Replayed, these rebuild the saved lists exactly, order included.
             for (m, _) in &saved {
-                for &p in &self.lists[m.ix()] {
+                for p in self.current.iter(*m) {
                     self.trace
                         .record(|| Step::Revoke { partition: g.topic_partition(p), member: g.member_id(*m).into() });
                 }
@@ -471,22 +378,17 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
             }
         }
         for (m, list) in saved {
-            for &p in &list {
-                self.owner[p.ix()] = m.0;
-            }
-            self.lists[m.ix()] = list;
+            self.current.replace(m, list);
         }
     }
 
-    /// `isBalanced`, cached per epoch.
+    /// `isBalanced`, cached until the next size change.
     fn balanced(&mut self) -> Result<bool, AssignError> {
-        if let Some((at, balanced)) = self.balanced_at {
-            if at == self.epoch {
-                return Ok(balanced);
-            }
+        if let Some(balanced) = self.cache.balanced() {
+            return Ok(balanced);
         }
         let balanced = self.compute_balanced()?;
-        self.balanced_at = Some((self.epoch, balanced));
+        self.cache.set_balanced(balanced);
         Ok(balanced)
     }
 
@@ -495,41 +397,341 @@ impl<'g, 'a, 'r, 't, T: Tracer> General<'g, 'a, 'r, 't, T> {
     /// member two or more partitions larger (KAFKA-15106). Per topic that is: the smallest such
     /// subscriber + 2 > the largest owner of one of its partitions.
     fn compute_balanced(&mut self) -> Result<bool, AssignError> {
-        let (Some(&(min, _)), Some(&(max, _))) = (self.order.first(), self.order.last()) else {
+        let (Some(min), Some(max)) = (self.loads.smallest(), self.loads.largest()) else {
             return Err(AssignError::KafkaThrows("NoSuchElementException: no member left to balance".into()));
         };
         if min + 1 >= max {
             return Ok(true);
         }
-        let stamp = self.epoch;
-        for &(size, rank) in &self.order {
+        for (size, c) in self.loads.members() {
             if size + 2 > max {
                 break;
             }
-            let c = self.member_by_rank[rank as usize];
-            if size as i32 == self.max_size[c.ix()] {
+            if size as i32 == self.subscriptions.max_size[c.ix()] {
                 continue;
             }
-            for &t in &self.topics_of[c.ix()] {
-                if self.min_subscriber_at[t.ix()] != stamp {
-                    self.min_subscriber_at[t.ix()] = stamp;
-                    self.min_subscriber[t.ix()] = size;
-                }
+            for &t in &self.g.member_topics[c.ix()] {
+                self.cache.offer_min_subscriber(t, size);
             }
         }
-        for &(size, rank) in self.order.iter().rev() {
+        for (size, o) in self.loads.members().rev() {
             if size < min + 2 {
                 break;
             }
-            let o = self.member_by_rank[rank as usize];
-            for &p in &self.lists[o.ix()] {
-                let t = self.g.topic_of(p).ix();
-                if self.min_subscriber_at[t] == stamp && self.min_subscriber[t] + 2 <= size {
+            for p in self.current.iter(o) {
+                if self.cache.min_subscriber(self.g.topic_of(p)).is_some_and(|smallest| smallest + 2 <= size) {
                     return Ok(false);
                 }
             }
         }
         Ok(true)
+    }
+}
+
+/// What balancing reads about the subscriptions; it never changes.
+struct Subscriptions {
+    subscribed: Subscribed,
+    /// `getMaxAssignmentSize` as Java computes it (over the listed topics, repeats included).
+    max_size: Vec<i32>,
+    /// Subscribers per topic, counting a topic listed twice twice, as Kafka's lists do.
+    subscribers: Vec<u32>,
+}
+
+impl Subscriptions {
+    fn new(g: &Prepared) -> Self {
+        let topics = g.topics.len();
+        let mut subscribers = vec![0u32; topics];
+        let mut max_size = vec![0i32; g.member_count()];
+        for m in g.members() {
+            let listed = listed_topics(g, m);
+            for t in listed.iter() {
+                subscribers[t.ix()] += 1;
+            }
+            max_size[m.ix()] = if listed.len() == topics {
+                g.partition_count() as i32
+            } else {
+                listed.iter().fold(0i32, |sum, &t| sum.wrapping_add(g.topic(t).partitions as i32))
+            };
+        }
+        Subscriptions { subscribed: Subscribed::new(g), max_size, subscribers }
+    }
+}
+
+/// `prevAssignment`: per partition, a member of an older generation that owned it; empty when no
+/// member is of an older generation.
+struct PreviousOwners {
+    member: Vec<MaybeMember>,
+    generation: Vec<i32>,
+}
+
+impl PreviousOwners {
+    /// Phase 1: partitions that members of older generations owned (KIP-341), the highest such
+    /// generation winning, ties to the first member in `HashMap` order.
+    fn read(g: &Prepared, hash_order: &[MemberIdx], data: &MemberData, max_generation: i32) -> Self {
+        let mut previous = PreviousOwners { member: Vec::new(), generation: Vec::new() };
+        for &m in hash_order {
+            let gen = match data.generation[m.ix()] {
+                Some(gen) if gen < max_generation => gen,
+                None if max_generation > -1 => -1,
+                _ => continue,
+            };
+            if previous.member.is_empty() && !data.owned[m.ix()].is_empty() {
+                previous.member = vec![MaybeMember::NONE; g.partition_count()];
+                previous.generation = vec![0; g.partition_count()];
+            }
+            for &p in &data.owned[m.ix()] {
+                if previous.member[p.ix()].is_none() || gen > previous.generation[p.ix()] {
+                    previous.member[p.ix()] = m.into();
+                    previous.generation[p.ix()] = gen;
+                }
+            }
+        }
+        previous
+    }
+
+    fn owner(&self, p: PartitionIdx) -> Option<MemberIdx> {
+        self.member.get(p.ix()).and_then(|m| m.get())
+    }
+}
+
+/// Each member's list in Kafka's order (`currentAssignment`) and each partition's member
+/// (`currentPartitionConsumer`). A removed partition leaves a hole, skipped when reading and
+/// dropped once a list has more holes than partitions, so a move costs O(1) amortized. Balancing
+/// moves partitions from the front of a list, so reading starts after the leading holes.
+struct CurrentAssignment {
+    slots: Vec<Vec<Option<PartitionIdx>>>,
+    /// Per list, the slots before this one are holes.
+    head: Vec<u32>,
+    /// Partitions in each list (slots that are not holes).
+    lens: Vec<u32>,
+    owner: Vec<MaybeMember>,
+    /// Where each assigned partition sits in its owner's slots.
+    slot_of: Vec<u32>,
+}
+
+impl CurrentAssignment {
+    fn new(members: usize, partitions: usize) -> Self {
+        CurrentAssignment {
+            slots: vec![Vec::new(); members],
+            head: vec![0; members],
+            lens: vec![0; members],
+            owner: vec![MaybeMember::NONE; partitions],
+            slot_of: vec![0; partitions],
+        }
+    }
+
+    fn len(&self, m: MemberIdx) -> u32 {
+        self.lens[m.ix()]
+    }
+
+    fn owner(&self, p: PartitionIdx) -> Option<MemberIdx> {
+        self.owner[p.ix()].get()
+    }
+
+    fn iter(&self, m: MemberIdx) -> impl DoubleEndedIterator<Item = PartitionIdx> + '_ {
+        self.slots[m.ix()][self.head[m.ix()] as usize..].iter().flatten().copied()
+    }
+
+    fn list(&self, m: MemberIdx) -> Vec<PartitionIdx> {
+        self.iter(m).collect()
+    }
+
+    /// Appends `p`, which has no owner, to `m`'s list.
+    fn push(&mut self, m: MemberIdx, p: PartitionIdx) {
+        let slots = &mut self.slots[m.ix()];
+        self.slot_of[p.ix()] = slots.len() as u32;
+        slots.push(Some(p));
+        self.lens[m.ix()] += 1;
+        self.owner[p.ix()] = m.into();
+    }
+
+    /// Takes `p` out of its owner's list, keeping the order of the rest.
+    fn remove(&mut self, p: PartitionIdx) {
+        let Some(m) = self.owner(p) else {
+            return;
+        };
+        self.owner[p.ix()] = MaybeMember::NONE;
+        self.lens[m.ix()] -= 1;
+        let slots = &mut self.slots[m.ix()];
+        if let Some(slot) = slots.get_mut(self.slot_of[p.ix()] as usize) {
+            *slot = None;
+        }
+        let head = &mut self.head[m.ix()];
+        while slots.get(*head as usize).is_some_and(Option::is_none) {
+            *head += 1;
+        }
+        let holes = slots.len() - self.lens[m.ix()] as usize;
+        if holes > 16 && holes > self.lens[m.ix()] as usize {
+            self.replace(m, self.list(m));
+        }
+    }
+
+    /// Makes `list` `m`'s list; its partitions are `m`'s from now on.
+    fn replace(&mut self, m: MemberIdx, list: Vec<PartitionIdx>) {
+        for (i, &p) in list.iter().enumerate() {
+            self.owner[p.ix()] = m.into();
+            self.slot_of[p.ix()] = i as u32;
+        }
+        self.lens[m.ix()] = list.len() as u32;
+        self.head[m.ix()] = 0;
+        self.slots[m.ix()] = list.into_iter().map(Some).collect();
+    }
+
+    fn into_parts(self) -> (Vec<Vec<PartitionIdx>>, Vec<MaybeMember>) {
+        let lists = self.slots.into_iter().map(|slots| slots.into_iter().flatten().collect()).collect();
+        (lists, self.owner)
+    }
+}
+
+/// The members taking part in balancing by (partitions held, member id): Kafka's
+/// `sortedCurrentSubscriptions`, kept as an ordered set of (size, rank of the member id).
+struct LoadOrder<'g> {
+    order: BTreeSet<(u32, u32)>,
+    rank: &'g [u32],
+    member_by_rank: Vec<MemberIdx>,
+    set_aside: Vec<bool>,
+}
+
+impl<'g> LoadOrder<'g> {
+    fn new(g: &'g Prepared) -> Self {
+        let mut member_by_rank = vec![MemberIdx(0); g.member_count()];
+        for m in g.members() {
+            member_by_rank[g.member_rank[m.ix()] as usize] = m;
+        }
+        LoadOrder {
+            order: BTreeSet::new(),
+            rank: &g.member_rank,
+            member_by_rank,
+            set_aside: vec![false; g.member_count()],
+        }
+    }
+
+    fn enter(&mut self, m: MemberIdx, size: u32) {
+        self.order.insert((size, self.rank[m.ix()]));
+    }
+
+    /// `m`'s list changed from `old` to `new` partitions.
+    fn resize(&mut self, m: MemberIdx, old: u32, new: u32) {
+        let rank = self.rank[m.ix()];
+        if self.order.remove(&(old, rank)) {
+            self.order.insert((new, rank));
+        }
+    }
+
+    fn set_aside(&mut self, m: MemberIdx, size: u32) {
+        self.set_aside[m.ix()] = true;
+        self.order.remove(&(size, self.rank[m.ix()]));
+    }
+
+    fn is_set_aside(&self, m: MemberIdx) -> bool {
+        self.set_aside[m.ix()]
+    }
+
+    /// (size, member), least loaded first.
+    fn members(&self) -> impl DoubleEndedIterator<Item = (u32, MemberIdx)> + '_ {
+        self.order.iter().map(|&(size, rank)| (size, self.member_by_rank[rank as usize]))
+    }
+
+    fn smallest(&self) -> Option<u32> {
+        self.order.first().map(|&(size, _)| size)
+    }
+
+    fn largest(&self) -> Option<u32> {
+        self.order.last().map(|&(size, _)| size)
+    }
+
+    /// Kafka's balance score: the sum of size differences over all pairs of members taking part,
+    /// in Java `int` arithmetic.
+    fn score(&self) -> i32 {
+        let n = self.order.len() as i64;
+        let mut sum = 0i64;
+        for (k, &(size, _)) in self.order.iter().enumerate() {
+            sum = sum.wrapping_add(i64::from(size).wrapping_mul(2 * k as i64 - n + 1));
+        }
+        sum as i32
+    }
+}
+
+/// Answers that hold until the next size change (an epoch); Kafka recomputes them at every call.
+struct Cache {
+    epoch: u64,
+    balanced: Option<(u64, bool)>,
+    /// Per topic: the first subscriber in load order.
+    first_subscriber: Vec<Option<(u64, Option<MemberIdx>)>>,
+    /// Per topic: the smallest subscriber that could take more, within `isBalanced`.
+    min_subscriber: Vec<Option<(u64, u32)>>,
+}
+
+impl Cache {
+    fn new(topics: usize) -> Self {
+        Cache { epoch: 0, balanced: None, first_subscriber: vec![None; topics], min_subscriber: vec![None; topics] }
+    }
+
+    fn invalidate(&mut self) {
+        self.epoch += 1;
+    }
+
+    fn balanced(&self) -> Option<bool> {
+        self.balanced.filter(|&(at, _)| at == self.epoch).map(|(_, balanced)| balanced)
+    }
+
+    fn set_balanced(&mut self, balanced: bool) {
+        self.balanced = Some((self.epoch, balanced));
+    }
+
+    fn first_subscriber(&self, t: TopicIdx) -> Option<Option<MemberIdx>> {
+        self.first_subscriber[t.ix()].filter(|&(at, _)| at == self.epoch).map(|(_, m)| m)
+    }
+
+    fn set_first_subscriber(&mut self, t: TopicIdx, m: Option<MemberIdx>) {
+        self.first_subscriber[t.ix()] = Some((self.epoch, m));
+    }
+
+    /// Members are offered smallest first: the first offer of an epoch stands.
+    fn offer_min_subscriber(&mut self, t: TopicIdx, size: u32) {
+        if self.min_subscriber(t).is_none() {
+            self.min_subscriber[t.ix()] = Some((self.epoch, size));
+        }
+    }
+
+    fn min_subscriber(&self, t: TopicIdx) -> Option<u32> {
+        self.min_subscriber[t.ix()].filter(|&(at, _)| at == self.epoch).map(|(_, size)| size)
+    }
+}
+
+/// Every move but those swapped for an earlier one lowers the balance score, so a balancing that
+/// keeps going this long is cycling (Java would never return).
+struct MoveBudget {
+    used: u64,
+    limit: u64,
+}
+
+impl MoveBudget {
+    fn spend(&mut self) -> Result<(), AssignError> {
+        self.used += 1;
+        if self.used > self.limit {
+            return Err(AssignError::KafkaThrows(format!(
+                "balancing does not terminate ({} moves without reaching balance)",
+                self.limit
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The lists as they were before balancing, for the members it changed.
+struct Undo {
+    recording: bool,
+    saved: Vec<(MemberIdx, Vec<PartitionIdx>)>,
+    touched: Vec<bool>,
+}
+
+impl Undo {
+    fn save(&mut self, m: MemberIdx, current: &CurrentAssignment) {
+        if self.recording && !self.touched[m.ix()] {
+            self.touched[m.ix()] = true;
+            self.saved.push((m, current.list(m)));
+        }
     }
 }
 
@@ -614,30 +816,46 @@ mod tests {
         let own = super::super::ownership::resolve(&g, &hash_order, &data, &mut crate::trace::NoTrace);
         let racks = RackView::new(&g);
         let mut steps: Vec<Step> = Vec::new();
-        let mut b = General::new(&g, &racks, &mut steps);
-        b.keep_owned(&hash_order, &own);
-        for m in g.members() {
-            let key = b.key(m);
-            b.order.insert(key);
-        }
-        let unassigned: Vec<PartitionIdx> =
-            b.sorted_partitions().into_iter().filter(|p| b.owner[p.ix()] == NONE).collect();
-        b.fill(&unassigned);
-        let before = b.lists.clone();
-        b.snapshot_on = true;
+        let (mut b, _) = General::start(&g, &hash_order, &data, &own, &racks, &mut steps);
+        let lists = |b: &General<'_, '_, '_, '_, Vec<Step>>| g.members().map(|m| b.current.list(m)).collect::<Vec<_>>();
+        let before = lists(&b);
+        b.undo.recording = true;
         let (bb, c) = (MemberIdx(1), MemberIdx(2));
         for (p, to) in [(1, c), (4, c), (0, bb)] {
             b.reassign(PartitionIdx(p), to).unwrap_or_else(|e| panic!("{e}"));
         }
-        assert_ne!(b.lists, before);
-        b.revert();
-        assert_eq!(b.lists, before);
-        let lists = b.lists.clone();
+        assert_ne!(lists(&b), before);
+        b.undo_balancing();
+        assert_eq!(lists(&b), before);
         let names: Vec<String> = g.members().map(|m| g.member_id(m).to_string()).collect();
         let replayed = replay(&names, &steps);
         for m in g.members() {
-            let expected: Vec<crate::TopicPartition> = lists[m.ix()].iter().map(|&p| g.topic_partition(p)).collect();
+            let expected: Vec<crate::TopicPartition> = before[m.ix()].iter().map(|&p| g.topic_partition(p)).collect();
             assert_eq!(replayed[g.member_id(m)], expected);
         }
+    }
+
+    /// Holes left by moves are skipped and compacted without changing any list's order.
+    #[test]
+    fn removing_keeps_the_order_of_the_rest() {
+        let (a, b) = (MemberIdx(0), MemberIdx(1));
+        let mut current = CurrentAssignment::new(2, 100);
+        for p in 0..100 {
+            current.push(a, PartitionIdx(p));
+        }
+        for p in (0..100).filter(|p| p % 3 != 0) {
+            current.remove(PartitionIdx(p));
+            current.push(b, PartitionIdx(p));
+        }
+        let kept: Vec<PartitionIdx> = (0..100).filter(|p| p % 3 == 0).map(PartitionIdx).collect();
+        let moved: Vec<PartitionIdx> = (0..100).filter(|p| p % 3 != 0).map(PartitionIdx).collect();
+        assert_eq!(current.list(a), kept);
+        assert_eq!(current.len(a), 34);
+        assert!(current.slots[a.ix()].len() < 100, "compacted");
+        assert_eq!(current.list(b), moved);
+        current.remove(PartitionIdx(98));
+        assert_eq!(current.owner(PartitionIdx(98)), None);
+        assert_eq!(current.owner(PartitionIdx(97)), Some(b));
+        assert_eq!(current.into_parts().0, vec![kept, moved[..moved.len() - 1].to_vec()]);
     }
 }

@@ -11,12 +11,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::member_data::{subscription_generation, MemberData};
-use crate::prepared::{MemberIdx, PartitionIdx, Prepared};
+use crate::prepared::{MaybeMember, MemberIdx, PartitionIdx, Prepared};
 use crate::trace::{LossReason, Step, Tracer};
 
 /// Marks a removed entry in an owned list until the lists are compacted.
 const GONE: PartitionIdx = PartitionIdx(u32::MAX);
-const NONE: u32 = u32::MAX;
 
 pub(crate) struct Ownership {
     /// Whether the constrained builder applies (see the quirk in [`resolve`]).
@@ -66,7 +65,10 @@ pub(crate) fn resolve<T: Tracer>(
                 continue;
             }
             let (claim, live) = claims.detailed(&hash_order[..=done], &own);
-            let other = MemberIdx(claim[p.ix()]);
+            // A claimed partition has a claimant from the first claim on.
+            let Some(other) = claim[p.ix()].get() else {
+                continue;
+            };
             let other_gen = subscription_generation(g, other);
             if gen < other_gen {
                 trace.record(|| Step::Lose {
@@ -80,13 +82,12 @@ pub(crate) fn resolve<T: Tracer>(
                 });
                 continue;
             }
-            let was_live = live[p.ix()] != NONE;
-            if was_live {
-                own[other.ix()][live[p.ix()] as usize] = GONE;
-                live[p.ix()] = NONE;
+            let was_live = live[p.ix()].is_some();
+            if let Some(at) = live[p.ix()].take() {
+                own[other.ix()][at as usize] = GONE;
                 compact = true;
             }
-            claim[p.ix()] = m.0;
+            claim[p.ix()] = m.into();
             if gen == other_gen {
                 if doubly.is_empty() {
                     doubly = vec![false; g.partition_count()];
@@ -116,7 +117,7 @@ pub(crate) fn resolve<T: Tracer>(
                         },
                     });
                 }
-                live[p.ix()] = own[m.ix()].len() as u32;
+                live[p.ix()] = Some(own[m.ix()].len() as u32);
                 own[m.ix()].push(p);
             }
         }
@@ -135,8 +136,8 @@ pub(crate) fn resolve<T: Tracer>(
 /// live in at most one list, the last claimant's).
 struct Claims {
     claimed: Vec<u64>,
-    claim: Vec<u32>,
-    live: Vec<u32>,
+    claim: Vec<MaybeMember>,
+    live: Vec<Option<u32>>,
 }
 
 impl Claims {
@@ -154,23 +155,27 @@ impl Claims {
 
     fn record(&mut self, p: PartitionIdx, m: MemberIdx, at: usize) {
         if !self.claim.is_empty() {
-            self.claim[p.ix()] = m.0;
-            self.live[p.ix()] = at as u32;
+            self.claim[p.ix()] = m.into();
+            self.live[p.ix()] = Some(at as u32);
         }
     }
 
     /// The full tables, built on first use from the members processed so far.
-    fn detailed(&mut self, processed: &[MemberIdx], own: &[Vec<PartitionIdx>]) -> (&mut [u32], &mut [u32]) {
+    fn detailed(
+        &mut self,
+        processed: &[MemberIdx],
+        own: &[Vec<PartitionIdx>],
+    ) -> (&mut [MaybeMember], &mut [Option<u32>]) {
         if self.claim.is_empty() {
             let partitions = self.claimed.len() * 64;
-            self.claim = vec![NONE; partitions];
-            self.live = vec![NONE; partitions];
+            self.claim = vec![MaybeMember::NONE; partitions];
+            self.live = vec![None; partitions];
             // Before the first conflict every claim was a first claim: each partition sits in
             // exactly one list.
             for &m in processed {
                 for (i, &q) in own[m.ix()].iter().enumerate() {
-                    self.claim[q.ix()] = m.0;
-                    self.live[q.ix()] = i as u32;
+                    self.claim[q.ix()] = m.into();
+                    self.live[q.ix()] = Some(i as u32);
                 }
             }
         }
