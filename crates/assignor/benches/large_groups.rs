@@ -102,7 +102,27 @@ fn shapes() -> Vec<Shape> {
         })
         .collect();
 
+    // One topic of 1,000,000 partitions with replicas on two of racks a, b, c, and four members on
+    // racks a, b, c, d (no replica on d). Rack-aware sticky once grew quadratically with the topic.
+    let rack_names = ["a", "b", "c"];
+    let mut big = Topic::new("t", 1_000_000);
+    big.replica_racks =
+        (0..1_000_000usize).map(|p| vec![rack_names[p % 3].to_string(), rack_names[(p + 1) % 3].to_string()]).collect();
+    let on_rack = |i: usize, topics: &[&str]| Subscription {
+        rack: Some(["a", "b", "c", "d"][i].into()),
+        ..fresh(consumer(i), topics.iter().map(|t| t.to_string()).collect())
+    };
+    let racks_equal: Vec<Subscription> = (0..4).map(|i| on_rack(i, &["t"])).collect();
+    // The member on rack d also reads a small topic: subscriptions differ, the general builder
+    // runs, places by rack and then moves a quarter of the partitions to that member.
+    let mut small = Topic::new("u", 10);
+    small.replica_racks = vec![vec!["a".to_string()]; 10];
+    let racks_general: Vec<Subscription> =
+        (0..4).map(|i| on_rack(i, if i == 3 { &["t", "u"] } else { &["t"] })).collect();
+
     vec![
+        Shape { name: "racks_equal_1m_4", topics: vec![big.clone()], subscriptions: racks_equal, rejoin: false },
+        Shape { name: "racks_general_1m_4", topics: vec![big, small], subscriptions: racks_general, rejoin: false },
         Shape { name: "uniform_1m_2000", topics: topics(500, 2000), subscriptions: uniform, rejoin: true },
         Shape { name: "non_equal_1m_2000", topics: topics(500, 2000), subscriptions: non_equal, rejoin: true },
         Shape { name: "halves_20k_500", topics: topics(100, 200), subscriptions: halves, rejoin: true },

@@ -1,6 +1,6 @@
-//! The places where Java itself leaks into Kafka's assignments: string order, `HashMap` iteration
-//! order, and Kafka's `Uuid` hash code and order (KIP-848's assignors work on topic ids). All are
-//! emulated here and nowhere else.
+//! The places where Java itself leaks into Kafka's assignments: string order, hash codes, the
+//! iteration order of `HashMap` and `HashSet`, and Kafka's `Uuid` hash code and order (KIP-848's
+//! assignors work on topic ids). All are emulated here and nowhere else.
 
 use std::cmp::Ordering;
 
@@ -101,6 +101,80 @@ pub fn iteration_order_in(hashes: &[i32], link: Link, capacity: usize) -> Vec<us
     order
 }
 
+/// A default `java.util.HashSet` reduced to what the sticky assignor reads of it: the element it
+/// iterates first. Iteration walks the table bucket by bucket, each bucket in insertion order; a
+/// resize keeps that order inside the buckets it splits.
+pub(crate) struct HashSetOrder<K> {
+    /// The table: `buckets.len()` is the capacity, 16 and doubled as Java's grows.
+    buckets: Vec<Vec<(K, i32)>>,
+    /// A bit per bucket that holds something, to find the first one.
+    occupied: Vec<u64>,
+    len: usize,
+}
+
+impl<K: Copy + PartialEq> HashSetOrder<K> {
+    pub fn new() -> Self {
+        HashSetOrder { buckets: Self::table(16), occupied: vec![0; 1], len: 0 }
+    }
+
+    fn table(capacity: usize) -> Vec<Vec<(K, i32)>> {
+        std::iter::repeat_with(Vec::new).take(capacity).collect()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The element Java iterates first.
+    pub fn first(&self) -> Option<K> {
+        let word = self.occupied.iter().position(|&w| w != 0)?;
+        let bucket = word * 64 + self.occupied[word].trailing_zeros() as usize;
+        self.buckets.get(bucket).and_then(|chain| chain.first()).map(|&(key, _)| key)
+    }
+
+    /// Adds `key` (not yet in the set), whose `hashCode` is `hash`.
+    pub fn insert(&mut self, key: K, hash: i32) {
+        let b = bucket(hash, self.buckets.len());
+        let chain = self.buckets[b].len();
+        self.buckets[b].push((key, hash));
+        self.occupied[b / 64] |= 1 << (b % 64);
+        self.len += 1;
+        // A ninth key in one bucket makes a table under 64 slots grow instead of turning the
+        // bucket into a tree (trees in larger tables are not emulated: they need pathological
+        // hash collisions).
+        if chain >= 8 && self.buckets.len() < 64 {
+            self.grow();
+        }
+        if self.len > self.buckets.len() / 4 * 3 {
+            self.grow();
+        }
+    }
+
+    pub fn remove(&mut self, key: K, hash: i32) {
+        let b = bucket(hash, self.buckets.len());
+        let chain = &mut self.buckets[b];
+        if let Some(i) = chain.iter().position(|&(k, _)| k == key) {
+            chain.remove(i);
+            self.len -= 1;
+            if chain.is_empty() {
+                self.occupied[b / 64] &= !(1 << (b % 64));
+            }
+        }
+    }
+
+    /// Doubles the table; each bucket splits in two, keeping its order.
+    fn grow(&mut self) {
+        let capacity = self.buckets.len() * 2;
+        let old = std::mem::replace(&mut self.buckets, Self::table(capacity));
+        self.occupied = vec![0; capacity.div_ceil(64)];
+        for (key, hash) in old.into_iter().flatten() {
+            let b = bucket(hash, capacity);
+            self.buckets[b].push((key, hash));
+            self.occupied[b / 64] |= 1 << (b % 64);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +237,45 @@ mod tests {
         assert_eq!(copied_set_table_size(11), 16);
         assert_eq!(copied_set_table_size(24), 64);
         assert_eq!(copied_set_table_size(2000), 4096);
+    }
+
+    #[test]
+    fn hash_set_iterates_buckets_then_insertion_order() {
+        let mut set = HashSetOrder::new();
+        assert_eq!(set.first(), None);
+        // 16 and 0 share bucket 0 of a 16-slot table; 5 is in bucket 5.
+        for key in [5, 16, 0] {
+            set.insert(key, key);
+        }
+        assert_eq!(set.first(), Some(16));
+        set.remove(16, 16);
+        assert_eq!(set.first(), Some(0));
+        set.remove(0, 0);
+        assert_eq!(set.first(), Some(5));
+        set.remove(5, 5);
+        assert!(set.is_empty());
+    }
+
+    #[test]
+    fn hash_set_grows_past_three_quarters_and_on_a_long_chain() {
+        let mut set = HashSetOrder::new();
+        // 16 and 32 share bucket 0 of a 16-slot table; 13 keys exceed 16 * 3/4, the table doubles
+        // to 32 and 16 moves to bucket 16, behind 32 and 1..=11.
+        for key in [16, 32].into_iter().chain(1..=10) {
+            set.insert(key, key);
+        }
+        assert_eq!(set.first(), Some(16));
+        set.insert(11, 11);
+        assert_eq!(set.first(), Some(32));
+        // Nine keys in bucket 0 of a 16-slot table: it grows instead of making a tree.
+        let mut chain = HashSetOrder::new();
+        for k in 0..9 {
+            chain.insert(k, k * 16);
+        }
+        assert_eq!(chain.first(), Some(0));
+        chain.remove(0, 0);
+        // In a 32-slot table, 32 (k = 2) shares bucket 0 with 64 (k = 4), ahead of it.
+        assert_eq!(chain.first(), Some(2));
     }
 
     #[test]
