@@ -6,9 +6,11 @@
 
 use std::collections::BTreeMap;
 
+use assignor::check;
 use assignor::trace::{replay, Step};
 use assignor::{
-    assign_subscriptions, assign_subscriptions_traced, Strategy, Subscription, Topic, TopicPartition, UserData,
+    assign_subscriptions, assign_subscriptions_traced, Group, Member, Strategy, Subscription, Topic, TopicPartition,
+    UserData,
 };
 use serde::Deserialize;
 
@@ -26,6 +28,11 @@ struct Case {
     expected: BTreeMap<String, Vec<(String, u32)>>,
     #[serde(default = "absent")]
     expected_transferring: Option<Option<BTreeMap<String, String>>>,
+    /// Partitions on a member whose rack holds none of their replicas, as the upstream test
+    /// counts them (`verifyRackAssignment`).
+    rack_mismatches: Option<usize>,
+    /// False when the upstream test does not assert these exact lists (see `notes`).
+    asserted: bool,
 }
 
 fn absent() -> Option<Option<BTreeMap<String, String>>> {
@@ -90,8 +97,19 @@ fn inputs(case: &Case) -> (Strategy, Vec<Topic>, Vec<Subscription>) {
     (strategy, topics, subscriptions)
 }
 
-fn check_cases(file: &str) {
-    let cases = load(file);
+/// The case as a modelled group, for the metrics: topics with their replica racks, members with
+/// their racks and topics.
+fn as_group(case: &Case, topics: &[Topic]) -> Group {
+    let members = case
+        .members
+        .iter()
+        .map(|m| Member { id: m.id.clone(), rack: m.rack.clone(), topics: m.topics.clone(), ..Member::default() })
+        .collect();
+    Group { topics: topics.to_vec(), members }
+}
+
+fn check_cases(file: &str, asserted: bool) {
+    let cases: Vec<Case> = load(file).into_iter().filter(|c| c.asserted == asserted).collect();
     let mut failures = Vec::new();
     for case in &cases {
         let (strategy, topics, subscriptions) = inputs(case);
@@ -105,6 +123,15 @@ fn check_cases(file: &str) {
                         "{} ({}):\n  expected {:?}\n  got      {:?}",
                         case.name, case.source, expected, got.members
                     ));
+                }
+                if let Some(expected) = case.rack_mismatches {
+                    let cross_rack = check::metrics(&as_group(case, &topics), &got.members).cross_rack;
+                    if cross_rack != expected {
+                        failures.push(format!(
+                            "{}: {cross_rack} rack-mismatched partitions, Kafka counts {expected}",
+                            case.name
+                        ));
+                    }
                 }
                 if let Some(transferring) = &case.expected_transferring {
                     let got_transferring: Option<BTreeMap<String, String>> = got
@@ -132,7 +159,15 @@ fn check_cases(file: &str) {
 
 #[test]
 fn every_kafka_case_matches_java_exactly() {
-    check_cases("kafka-cases.json");
+    check_cases("kafka-cases.json", true);
+}
+
+/// The cases whose upstream test asserts less than the whole lists (a count, a later round):
+/// their lists are Kafka's Java output for this single call, checked with a harness outside
+/// the repository, not an upstream assertion.
+#[test]
+fn cases_upstream_asserts_only_in_part_match_javas_output() {
+    check_cases("kafka-cases.json", false);
 }
 
 /// The trace invariant on every case: tracing changes nothing, and replaying the recorded steps
