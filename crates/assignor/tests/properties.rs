@@ -11,7 +11,7 @@ use assignor::check::{self, Violation};
 use assignor::protocol::RebalanceProtocol;
 use assignor::rebalance::{self, Lists};
 use assignor::trace::{replay, Step};
-use assignor::{assign, assign_traced, AssignError, Group, Member, Strategy, Topic, TopicPartition};
+use assignor::{assign, assign_traced, Group, Member, Strategy, Topic, TopicPartition};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 
@@ -105,26 +105,8 @@ fn equal_subscriptions(group: &Group) -> bool {
     })
 }
 
-/// Kafka's general builder throws a `NullPointerException` when a partition's previous owner of an
-/// older generation was set aside from balancing (§7 of the reference): with owned partitions,
-/// random groups reach it, and then Kafka assigns nothing either.
-fn kafka_throws_too(result: &Result<impl Sized, AssignError>) -> bool {
-    matches!(result, Err(AssignError::KafkaThrows(why)) if why.contains("was set aside from balancing"))
-}
-
-/// Kafka's general builder hands a partition back to its previous owner of an older generation
-/// (KIP-341's `prevAssignment`) without asking whether that member still subscribes to the topic
-/// (checked against the Java assignor): the one violation the sticky assignors share with Kafka.
-fn kafka_gives_back(group: &Group, strategy: Strategy, violation: &Violation) -> bool {
-    let Violation::NotSubscribed { partition, member } = violation else { return false };
-    let newest = group.members.iter().filter_map(|m| m.generation).max();
-    matches!(strategy, Strategy::Sticky | Strategy::CooperativeSticky)
-        && group.members.iter().any(|m| &m.id == member && m.owned.contains(partition) && m.generation < newest)
-}
-
 fn check_valid(group: &Group, strategy: Strategy, assignment: &assignor::Assignment) -> Result<(), TestCaseError> {
-    let mut violations = check::violations(group, strategy, assignment);
-    violations.retain(|v| !kafka_gives_back(group, strategy, v));
+    let violations = check::violations(group, strategy, assignment);
     prop_assert!(
         violations.is_empty(),
         "{strategy}: {:?}",
@@ -211,11 +193,7 @@ proptest! {
     #[test]
     fn every_strategy_gives_a_valid_assignment(group in owned_group()) {
         for strategy in Strategy::ALL {
-            let result = assign(strategy, &group);
-            if kafka_throws_too(&result) {
-                continue;
-            }
-            let assignment = result.map_err(|e| TestCaseError::fail(format!("{strategy}: {e}")))?;
+            let assignment = assign(strategy, &group).map_err(|e| TestCaseError::fail(format!("{strategy}: {e}")))?;
             prop_assert_eq!(assignment.members.len(), group.members.len());
             check_valid(&group, strategy, &assignment)?;
         }
@@ -235,11 +213,7 @@ proptest! {
     fn a_trace_replays_to_exactly_the_answer(group in owned_group()) {
         for strategy in Strategy::ALL {
             let mut steps: Vec<Step> = Vec::new();
-            let result = assign_traced(strategy, &group, &mut steps);
-            if kafka_throws_too(&result) {
-                continue;
-            }
-            let assignment = result.map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let assignment = assign_traced(strategy, &group, &mut steps).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let ids: Vec<String> = group.members.iter().map(|m| m.id.clone()).collect();
             prop_assert_eq!(replay(&ids, &steps), assignment.members, "{}", strategy);
         }
@@ -257,11 +231,8 @@ proptest! {
                 }
                 let present: std::collections::HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
                 let departed: Lists = previous.iter().filter(|(m, _)| !present.contains(m.as_str())).map(|(m, l)| (m.clone(), l.clone())).collect();
-                let result = rebalance::rebalance(strategy, &group, &departed);
-                if kafka_throws_too(&result) {
-                    break;
-                }
-                let outcome = result.map_err(|e| TestCaseError::fail(format!("{strategy} step {step}: {e}")))?;
+                let outcome = rebalance::rebalance(strategy, &group, &departed)
+                    .map_err(|e| TestCaseError::fail(format!("{strategy} step {step}: {e}")))?;
                 // Kafka's own rack-aware general path can move the same partitions back and forth
                 // forever (checked against the Java assignor: see the test below); every other
                 // group settles.
