@@ -8,10 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use assignor::rebalance::{self, Lists};
-use assignor::{Group, Member, Strategy, Topic, TopicPartition};
+use assignor::Strategy;
+use common::{group, tps, ModelledMember};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -23,50 +26,9 @@ struct Case {
     topics: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
     partition_racks: BTreeMap<String, Vec<Vec<String>>>,
-    members: Vec<CaseMember>,
+    members: Vec<ModelledMember>,
     /// Each round's lists, by member.
     rounds: Vec<BTreeMap<String, Vec<(String, u32)>>>,
-}
-
-#[derive(Deserialize)]
-struct CaseMember {
-    id: String,
-    instance_id: Option<String>,
-    rack: Option<String>,
-    topics: Vec<String>,
-    #[serde(default)]
-    owned: Vec<(String, u32)>,
-    generation: Option<i32>,
-}
-
-fn tps(list: &[(String, u32)]) -> Vec<TopicPartition> {
-    list.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect()
-}
-
-fn group(case: &Case) -> Group {
-    let topics = case
-        .topics
-        .iter()
-        .map(|(name, count)| Topic {
-            name: name.clone(),
-            partitions: count.as_u64().unwrap() as u32,
-            replica_racks: case.partition_racks.get(name).cloned().unwrap_or_default(),
-        })
-        .collect();
-    let members = case
-        .members
-        .iter()
-        .map(|m| Member {
-            id: m.id.clone(),
-            instance_id: m.instance_id.clone(),
-            rack: m.rack.clone(),
-            topics: m.topics.clone(),
-            owned: tps(&m.owned),
-            generation: m.generation,
-            eager: false,
-        })
-        .collect();
-    Group { topics, members }
 }
 
 #[test]
@@ -76,7 +38,9 @@ fn every_java_case_matches_round_by_round() {
     let mut failures = Vec::new();
     for case in &cases {
         let strategy: Strategy = case.strategy.parse().unwrap();
-        let outcome = rebalance::rebalance(strategy, &group(case), &Lists::new()).unwrap();
+        let outcome =
+            rebalance::rebalance(strategy, &group(&case.topics, &case.partition_racks, &case.members), &Lists::new())
+                .unwrap();
         let got: Vec<&Lists> = outcome.rounds.iter().map(|r| &r.assignment.members).collect();
         let expected: Vec<Lists> =
             case.rounds.iter().map(|round| round.iter().map(|(m, list)| (m.clone(), tps(list))).collect()).collect();

@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use assignor::check;
@@ -12,6 +14,7 @@ use assignor::{
     assign_subscriptions, assign_subscriptions_traced, Group, Member, Strategy, Subscription, Topic, TopicPartition,
     UserData,
 };
+use common::{metadata, tps};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -57,10 +60,6 @@ struct CaseUserData {
     generation: Option<i32>,
 }
 
-fn tps(list: &[(String, u32)]) -> Vec<TopicPartition> {
-    list.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect()
-}
-
 fn load(file: &str) -> Vec<Case> {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -69,15 +68,7 @@ fn load(file: &str) -> Vec<Case> {
 
 fn inputs(case: &Case) -> (Strategy, Vec<Topic>, Vec<Subscription>) {
     let strategy: Strategy = case.strategy.parse().unwrap();
-    let topics = case
-        .topics
-        .iter()
-        .map(|(name, count)| Topic {
-            name: name.clone(),
-            partitions: count.as_u64().unwrap() as u32,
-            replica_racks: case.racks.get(name).cloned().unwrap_or_default(),
-        })
-        .collect();
+    let topics = metadata(&case.topics, &case.racks);
     let subscriptions = case
         .members
         .iter()
