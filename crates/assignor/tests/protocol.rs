@@ -15,15 +15,16 @@ fn protocols_print_as_kafka_names_them() {
 
 #[test]
 fn the_reason_tells_the_votes() {
+    // Everyone lists roundrobin too, but no one puts it first: it gets no place in the tally.
     let voted = select(&[
-        member("a", &[CooperativeSticky, Range]),
-        member("b", &[Range, CooperativeSticky]),
-        member("c", &[CooperativeSticky, Range]),
+        member("a", &[CooperativeSticky, Range, RoundRobin]),
+        member("b", &[Range, CooperativeSticky, RoundRobin]),
+        member("c", &[CooperativeSticky, RoundRobin, Range]),
     ]);
     assert_eq!(
         voted.reason(),
-        "every member lists range, cooperative-sticky; each votes for the first of these in its own list \
-         (range 1, cooperative-sticky 2), and cooperative-sticky wins"
+        "every member lists range, roundrobin, cooperative-sticky; each votes for the first of these in its own \
+         list (range 1, cooperative-sticky 2), and cooperative-sticky wins"
     );
     let only = select(&[member("a", &[Range, RoundRobin]), member("b", &[RoundRobin])]);
     assert_eq!(only.reason(), "roundrobin is the only strategy every member lists");
