@@ -101,6 +101,55 @@ pub fn iteration_order_in(hashes: &[i32], link: Link, capacity: usize) -> Vec<us
     order
 }
 
+/// The table size of a `HashMap` filled by one `computeIfAbsent` call per element of `blocks`
+/// (each call's key, keys numbered by first appearance; `hashes`: per key), as Kafka's
+/// `groupPartitionsByTopic` fills one. Unlike `put`, `computeIfAbsent` grows the table *before* its work, on every call, found
+/// key or not, once the map holds more than three quarters of the table; and a new key landing in
+/// a bucket that already holds 7 makes a table under 64 slots grow instead of turning into a tree.
+pub(crate) fn compute_if_absent_table_size(blocks: impl Iterator<Item = u32>, hashes: &[i32]) -> usize {
+    let mut capacity = 16usize;
+    let mut size = 0usize;
+    for block in blocks {
+        if size > capacity / 4 * 3 {
+            capacity *= 2;
+        }
+        if block as usize == size {
+            if capacity < 64 {
+                let new_key = bucket(hashes[size], capacity);
+                let chain = hashes[..size].iter().filter(|&&h| bucket(h, capacity) == new_key).count();
+                if chain >= 7 {
+                    capacity *= 2;
+                }
+            }
+            size += 1;
+        }
+    }
+    capacity
+}
+
+/// Each key's position in the iteration order of a `HashMap` whose keys (hashes `hashes`, in
+/// insertion order) were linked in front of their bucket (`computeIfAbsent`), in a table of
+/// `capacity`: by bucket, and inside a bucket the latest key first (resizes keep the order inside
+/// a bucket). `scratch` is reused between calls.
+pub(crate) fn head_linked_ranks(hashes: &[i32], capacity: usize, scratch: &mut Vec<u32>) -> Vec<u32> {
+    let buckets: Vec<usize> = hashes.iter().map(|&h| bucket(h, capacity)).collect();
+    let start = scratch;
+    start.clear();
+    start.resize(capacity + 1, 0);
+    for &b in &buckets {
+        start[b + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut rank = vec![0u32; hashes.len()];
+    for (key, &b) in buckets.iter().enumerate().rev() {
+        rank[key] = start[b];
+        start[b] += 1;
+    }
+    rank
+}
+
 /// A default `java.util.HashSet` reduced to what the sticky assignor reads of it: the element it
 /// iterates first. Iteration walks the table bucket by bucket, each bucket in insertion order; a
 /// resize keeps that order inside the buckets it splits.
@@ -283,5 +332,27 @@ mod tests {
         // 0 and 16 share bucket 0 of a 16-slot table.
         assert_eq!(iteration_order(&[0, 16, 1], Link::Tail), vec![0, 1, 2]);
         assert_eq!(iteration_order(&[0, 16, 1], Link::Head), vec![1, 0, 2]);
+    }
+
+    #[test]
+    fn compute_if_absent_grows_before_each_call() {
+        // 13 keys: `put` would have grown to 32 on the 13th; computeIfAbsent grows only on the
+        // next call, even one for a key already there.
+        let hashes: Vec<i32> = (0..13).collect();
+        assert_eq!(compute_if_absent_table_size(0..13, &hashes), 16);
+        assert_eq!(compute_if_absent_table_size((0..13).chain([0]), &hashes), 32);
+    }
+
+    #[test]
+    fn a_long_chain_grows_a_small_table() {
+        // Eight keys in bucket 0 of a 16-slot table: the eighth finds 7 there and doubles it.
+        let hashes: Vec<i32> = (0..8).map(|i| i * 64).collect();
+        assert_eq!(compute_if_absent_table_size(0..8, &hashes), 32);
+    }
+
+    #[test]
+    fn head_linked_keys_iterate_latest_first_in_a_bucket() {
+        // 0 and 16 share bucket 0 of a 16-slot table, 1 is in bucket 1: 16, 0, 1.
+        assert_eq!(head_linked_ranks(&[0, 1, 16], 16, &mut Vec::new()), vec![1, 2, 0]);
     }
 }

@@ -182,8 +182,8 @@ impl<'g, 'a> Resolver<'g, 'a> {
             };
             entries.push((block, t));
         }
-        let capacity = compute_if_absent_capacity(entries.iter().map(|&(b, _)| b), &block_hashes);
-        let rank_of_block = self.head_linked_order(&block_hashes, capacity);
+        let capacity = java::compute_if_absent_table_size(entries.iter().map(|&(b, _)| b), &block_hashes);
+        let rank_of_block = java::head_linked_ranks(&block_hashes, capacity, &mut self.bucket_start);
         // Stable counting sort of the entries by their block's rank.
         let mut start = vec![0u32; block_hashes.len() + 1];
         for &(b, _) in &entries {
@@ -206,54 +206,6 @@ impl<'g, 'a> Resolver<'g, 'a> {
         }
         Ok(out)
     }
-
-    /// Each block's position in the iteration order of a `HashMap` filled with `computeIfAbsent`
-    /// in block order: by bucket, and inside a bucket the latest key first (a new node is linked
-    /// in front, and resizes keep the order inside a bucket).
-    fn head_linked_order(&mut self, hashes: &[i32], capacity: usize) -> Vec<u32> {
-        let buckets: Vec<usize> = hashes.iter().map(|&h| java::bucket(h, capacity)).collect();
-        let start = &mut self.bucket_start;
-        start.clear();
-        start.resize(capacity + 1, 0);
-        for &b in &buckets {
-            start[b + 1] += 1;
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut rank = vec![0u32; hashes.len()];
-        for (block, &b) in buckets.iter().enumerate().rev() {
-            rank[block] = start[b];
-            start[b] += 1;
-        }
-        rank
-    }
-}
-
-/// The table size of the `HashMap` that `groupPartitionsByTopic` fills with one `computeIfAbsent`
-/// call per partition (`blocks`: each call's key, keys numbered by first appearance; `hashes`: per
-/// key). Unlike `put`, `computeIfAbsent` grows the table *before* its work, on every call, found
-/// key or not, once the map holds more than three quarters of the table; and a new key landing in
-/// a bucket that already holds 7 makes a table under 64 slots grow instead of turning into a tree.
-fn compute_if_absent_capacity(blocks: impl Iterator<Item = u32>, hashes: &[i32]) -> usize {
-    let mut capacity = 16usize;
-    let mut size = 0usize;
-    for block in blocks {
-        if size > capacity / 4 * 3 {
-            capacity *= 2;
-        }
-        if block as usize == size {
-            if capacity < 64 {
-                let bucket = java::bucket(hashes[size], capacity);
-                let chain = hashes[..size].iter().filter(|&&h| java::bucket(h, capacity) == bucket).count();
-                if chain >= 7 {
-                    capacity *= 2;
-                }
-            }
-            size += 1;
-        }
-    }
-    capacity
 }
 
 /// A hasher for address keys: one multiply per word (the keys are not attacker-chosen hashes
@@ -278,26 +230,5 @@ impl Hasher for AddressHasher {
 
     fn finish(&self) -> u64 {
         self.0
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn compute_if_absent_grows_before_each_call() {
-        // 13 keys: `put` would have grown to 32 on the 13th; computeIfAbsent grows only on the
-        // next call, even one for a key already there.
-        let hashes: Vec<i32> = (0..13).collect();
-        assert_eq!(compute_if_absent_capacity(0..13, &hashes), 16);
-        assert_eq!(compute_if_absent_capacity((0..13).chain([0]), &hashes), 32);
-    }
-
-    #[test]
-    fn a_long_chain_grows_a_small_table() {
-        // Eight keys in bucket 0 of a 16-slot table: the eighth finds 7 there and doubles it.
-        let hashes: Vec<i32> = (0..8).map(|i| i * 64).collect();
-        assert_eq!(compute_if_absent_capacity(0..8, &hashes), 32);
     }
 }
