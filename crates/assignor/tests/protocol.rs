@@ -33,3 +33,14 @@ fn the_reason_tells_the_votes() {
     assert_eq!(nobody.unconfigured, ["a"]);
     assert_eq!(nobody.reason(), "no member can join, so no strategy is chosen");
 }
+
+#[test]
+fn the_most_votes_win_whoever_voted_first() {
+    let votes = select(&[
+        member("a", &[Range, CooperativeSticky]),
+        member("b", &[CooperativeSticky, Range]),
+        member("c", &[CooperativeSticky, Range]),
+        member("d", &[CooperativeSticky, Range]),
+    ]);
+    assert_eq!(votes.strategy, Some(CooperativeSticky));
+}
