@@ -106,8 +106,9 @@ fn shapes() -> Vec<Shape> {
     // racks a, b, c, d (no replica on d). Rack-aware sticky once grew quadratically with the topic.
     let rack_names = ["a", "b", "c"];
     let mut big = Topic::new("t", 1_000_000);
-    big.replica_racks =
-        (0..1_000_000usize).map(|p| vec![rack_names[p % 3].to_string(), rack_names[(p + 1) % 3].to_string()]).collect();
+    big.replica_racks = (0..1_000_000usize)
+        .map(|p| vec![Some(rack_names[p % 3].into()), Some(rack_names[(p + 1) % 3].into())])
+        .collect();
     let on_rack = |i: usize, topics: &[&str]| Subscription {
         rack: Some(["a", "b", "c", "d"][i].into()),
         ..fresh(consumer(i), topics.iter().map(|t| t.to_string()).collect())
@@ -116,7 +117,7 @@ fn shapes() -> Vec<Shape> {
     // The member on rack d also reads a small topic: subscriptions differ, the general builder
     // runs, places by rack and then moves a quarter of the partitions to that member.
     let mut small = Topic::new("u", 10);
-    small.replica_racks = vec![vec!["a".to_string()]; 10];
+    small.replica_racks = vec![vec![Some("a".to_string())]; 10];
     let racks_general: Vec<Subscription> =
         (0..4).map(|i| on_rack(i, if i == 3 { &["t", "u"] } else { &["t"] })).collect();
 

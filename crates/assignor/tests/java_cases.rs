@@ -25,7 +25,7 @@ struct Case {
     /// Topic name to partition count, in metadata order.
     topics: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
-    partition_racks: BTreeMap<String, Vec<Vec<String>>>,
+    partition_racks: BTreeMap<String, Vec<Vec<Option<String>>>>,
     members: Vec<ModelledMember>,
     /// Each round's lists, by member.
     rounds: Vec<BTreeMap<String, Vec<(String, u32)>>>,

@@ -19,8 +19,8 @@ fn member(id: &str, rack: Option<&str>, topics: &[&str]) -> Member {
     }
 }
 
-fn racks(rows: &[&[&str]]) -> Vec<Vec<String>> {
-    rows.iter().map(|r| r.iter().map(|s| s.to_string()).collect()).collect()
+fn racks(rows: &[&[&str]]) -> Vec<Vec<Option<String>>> {
+    rows.iter().map(|r| r.iter().map(|s| Some(s.to_string())).collect()).collect()
 }
 
 /// `t` has replicas: p0 on a, p1 on b, p2 on a and b, p3 on no rack we know; `u` lists no racks.

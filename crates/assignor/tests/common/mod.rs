@@ -28,7 +28,7 @@ pub fn tps(list: &[(String, u32)]) -> Vec<TopicPartition> {
 /// `racks` lists them.
 pub fn metadata(
     topics: &serde_json::Map<String, serde_json::Value>,
-    racks: &BTreeMap<String, Vec<Vec<String>>>,
+    racks: &BTreeMap<String, Vec<Vec<Option<String>>>>,
 ) -> Vec<Topic> {
     topics
         .iter()
@@ -44,7 +44,7 @@ pub fn metadata(
 /// racks when `racks` lists them, and the members in JoinGroup order.
 pub fn group(
     topics: &serde_json::Map<String, serde_json::Value>,
-    racks: &BTreeMap<String, Vec<Vec<String>>>,
+    racks: &BTreeMap<String, Vec<Vec<Option<String>>>>,
     members: &[ModelledMember],
 ) -> Group {
     Group {
