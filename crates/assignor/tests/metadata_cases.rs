@@ -6,9 +6,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeMap;
 
-use assignor::{assign, assign_subscriptions, leader, Group, Member, Strategy, Topic, TopicPartition};
+use assignor::{assign, assign_subscriptions, leader, Group, Strategy};
+use common::ModelledMember;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -20,20 +23,8 @@ struct Case {
     topics: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
     partition_racks: BTreeMap<String, Vec<Vec<Option<String>>>>,
-    members: Vec<CaseMember>,
+    members: Vec<ModelledMember>,
     expected: BTreeMap<String, Vec<(String, u32)>>,
-}
-
-#[derive(Deserialize)]
-struct CaseMember {
-    id: String,
-    #[serde(default)]
-    rack: Option<String>,
-    topics: Vec<String>,
-    #[serde(default)]
-    owned: Vec<(String, u32)>,
-    #[serde(default)]
-    generation: Option<i32>,
 }
 
 fn cases() -> Vec<Case> {
@@ -42,28 +33,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn group(case: &Case) -> Group {
-    let topics = case
-        .topics
-        .iter()
-        .map(|(name, count)| Topic {
-            name: name.clone(),
-            partitions: count.as_u64().unwrap() as u32,
-            replica_racks: case.partition_racks.get(name).cloned().unwrap_or_default(),
-        })
-        .collect();
-    let members = case
-        .members
-        .iter()
-        .map(|m| Member {
-            id: m.id.clone(),
-            rack: m.rack.clone(),
-            topics: m.topics.clone(),
-            owned: m.owned.iter().map(|(t, p)| TopicPartition::new(t.as_str(), *p)).collect(),
-            generation: m.generation,
-            ..Member::default()
-        })
-        .collect();
-    Group { topics, members }
+    common::group(&case.topics, &case.partition_racks, &case.members)
 }
 
 #[test]
