@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, useBrowser } from './browser.mjs';
+import { link } from './kap.mjs';
 
 const env = useBrowser();
 
@@ -31,11 +32,39 @@ test('the Share link and Embed dialogs open inside the window at 390 to 1600 px'
   await page.close();
 });
 
+// A real group's size (12 topics, 10 consumers): its wide tables scroll inside their own sections.
+const TWELVE_BY_TEN = JSON.stringify({
+  version: 1,
+  title: '12 topics, 10 consumers',
+  topics: Array.from({ length: 12 }, (_, i) => ({ name: `orders-${i}`, partitions: 6 + i })),
+  consumers: Array.from({ length: 10 }, (_, i) => ({
+    id: `consumer-${i}`,
+    topics: Array.from({ length: i % 3 ? 12 : 6 }, (_, t) => `orders-${t}`),
+  })),
+});
+
+test('the page never scrolls sideways at 390 to 1600 px, for the first preset and a 12 x 10 group', async () => {
+  const url = link(TWELVE_BY_TEN, env.url);
+  const fragment = url.slice(url.indexOf('#'));
+  const problems = [];
+  for (const [name, suffix] of [['first preset', ''], ['12 x 10 group', fragment]]) {
+    const { page, errors } = await openPlayground(env, suffix);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      if (overflow > 0) problems.push(`${name}, ${width}px: the page is ${overflow}px wider than the window`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
 test(
-  'at 390 to 1600 px: no sideways page scroll, dialogs closable where they open, Crash buttons in view',
+  'at 390 to 1600 px: dialogs closable where they open, Crash buttons in view',
   {
     todo:
-      'app bugs: the page overflows at 390 px; at 390 and 768 px the open dialog covers its own button ' +
+      'app bugs: at 390 and 768 px the open dialog covers its own button ' +
       '(no Escape, no close button); the consumers table hides the row actions behind a sideways scroll',
   },
   async () => {
@@ -43,8 +72,6 @@ test(
     const problems = [];
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-      if (overflow > 0) problems.push(`${width}px: the page is ${overflow}px wider than the window`);
       for (const name of DIALOGS) {
         const button = page.getByRole('button', { name, exact: true });
         await button.click();
