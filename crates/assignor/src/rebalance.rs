@@ -327,4 +327,14 @@ mod tests {
         assert_eq!(d.members["b"].added, vec![tp("t", 1)]);
         assert_eq!(d.moved, vec![Moved { partition: tp("t", u32::MAX), from: "a".into(), to: None }]);
     }
+
+    #[test]
+    fn revoked_count_adds_every_members_revocations() {
+        let before: Lists =
+            [("a".into(), vec![tp("t", 0), tp("t", 1), tp("t", 2)]), ("b".into(), vec![tp("t", 3)])].into();
+        let after: Lists = [("a".into(), vec![tp("t", 0)]), ("c".into(), vec![tp("t", 1), tp("t", 2)])].into();
+        // a gives up t-1 and t-2, b (gone) gives up t-3.
+        assert_eq!(diff(&before, &after).revoked_count(), 3);
+        assert_eq!(diff(&before, &before).revoked_count(), 0);
+    }
 }
