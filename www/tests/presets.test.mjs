@@ -30,6 +30,8 @@ const KNOWN = {
     const details = await panelDetails(page);
     assert.match(details.sticky.metrics.moved, /^3 \(/);
     assert.equal(details['cooperative-sticky'].metrics.paused, '0');
+    // C1 crashed: what moves was not being consumed, so nothing stops.
+    assert.equal(details['cooperative-sticky'].summary, 'nothing stops: no member gives up a partition it is consuming');
   },
   // After C3 crashes, C1 and C2 keep what they had and share T-2 and T-5; range and roundrobin
   // start over, so survivors give up partitions they could have kept.
@@ -82,6 +84,20 @@ test('the select lists the presets kap lists; each shows what kap computes and t
       }
     }
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a preset's note says once the group is edited from it", async () => {
+  const { page, errors } = await openPlayground(env);
+  const intro = page.locator('section.intro');
+  assert.match(await intro.textContent(), /Range: why one consumer carries 5 partitions/);
+  assert.equal(await intro.locator('.edited').count(), 0);
+  await page.getByLabel('Partitions of T1 plus one', { exact: true }).click();
+  await intro.locator('.edited').waitFor();
+  assert.match(await intro.locator('.edited').textContent(), /^Edited from the preset “Range: why one consumer/);
+  await page.getByLabel('Partitions of T1 minus one', { exact: true }).click();
+  await intro.locator('.edited').waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -75,7 +75,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
     html! {
         <div class="explain" data-step={(current + 1).to_string()}>
             <div class="controls" role="group" aria-label="walkthrough">
-                <button type="button" onclick={go(0)} disabled={current == 0} aria-label="first step">{ "⏮" }</button>
+                <button type="button" onclick={go(0)} disabled={current == 0} aria-label="first step">{ "First" }</button>
                 <button type="button" onclick={go(current.saturating_sub(1))} disabled={current == 0}>{ "Previous" }</button>
                 <button type="button" onclick={toggle_play}>{ if *playing { "Pause" } else { "Play" } }</button>
                 <button type="button" onclick={go((current + 1).min(count - 1))} disabled={current + 1 >= count}>{ "Next" }</button>

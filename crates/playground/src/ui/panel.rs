@@ -227,6 +227,10 @@ fn timeline(outcome: &Outcome) -> Html {
             "{paused} partitions stop: {} still rebalance eagerly (they list an eager-only strategy) and revoke everything",
             rebalance.eager_members.join(", ")
         )
+    } else if paused == 0 {
+        "nothing stops: no member gives up a partition it is consuming".to_string()
+    } else if paused == 1 {
+        "only the 1 partition that moves stops; the rest keep flowing".to_string()
     } else {
         format!("only the {paused} partitions that move stop; the rest keep flowing")
     };
