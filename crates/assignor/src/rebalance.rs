@@ -337,4 +337,53 @@ mod tests {
         assert_eq!(diff(&before, &after).revoked_count(), 3);
         assert_eq!(diff(&before, &before).revoked_count(), 0);
     }
+
+    fn member(id: &str, owned: &[u32]) -> crate::Member {
+        crate::Member {
+            id: id.into(),
+            topics: vec!["t".into()],
+            owned: owned.iter().map(|&p| tp("t", p)).collect(),
+            generation: (!owned.is_empty()).then_some(1),
+            ..crate::Member::default()
+        }
+    }
+
+    fn group(partitions: u32, members: Vec<crate::Member>) -> Group {
+        Group { topics: vec![crate::Topic::new("t", partitions)], members }
+    }
+
+    #[test]
+    fn a_cooperative_join_takes_two_rounds_and_stops_only_what_moves() {
+        let g = group(4, vec![member("A", &[0, 1, 2, 3]), member("B", &[])]);
+        let r = rebalance(Strategy::CooperativeSticky, &g, &Lists::new()).unwrap();
+        // Round one: A gives up two partitions, held back; round two hands them to B (KIP-429).
+        assert_eq!(r.rounds.iter().map(|r| r.generation).collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(r.rounds[0].diff.revoked_count(), 2);
+        assert_eq!(r.rounds[1].diff.revoked_count(), 0);
+        assert_eq!(r.paused_count(), 2);
+        assert_eq!(r.paused["A"].len(), 2);
+        assert!(r.paused["B"].is_empty());
+        assert_eq!(r.result()["B"].len(), 2);
+        assert!(r.settled);
+    }
+
+    #[test]
+    fn an_eager_rebalance_stops_everything_in_one_round() {
+        let g = group(4, vec![member("A", &[0, 1]), member("B", &[2, 3])]);
+        let r = rebalance(Strategy::Range, &g, &Lists::new()).unwrap();
+        assert_eq!(r.rounds.len(), 1);
+        assert_eq!(r.paused_count(), 4);
+        assert!(r.settled);
+    }
+
+    #[test]
+    fn what_a_departed_member_owned_moves_without_a_follow_up_round() {
+        let g = group(6, vec![member("A", &[0, 1]), member("B", &[2, 3])]);
+        let departed: Lists = [("C".into(), vec![tp("t", 4), tp("t", 5)])].into();
+        let r = rebalance(Strategy::CooperativeSticky, &g, &departed).unwrap();
+        assert_eq!(r.rounds.len(), 1, "nobody still in the group revoked anything");
+        assert_eq!(r.paused_count(), 0);
+        assert_eq!(r.diff.revoked_count(), 2, "C's two partitions");
+        assert_eq!(r.diff.moved.len(), 2);
+    }
 }
