@@ -87,17 +87,3 @@ test('the select lists the presets kap lists; each shows what kap computes and t
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-test("a preset's note says once the group is edited from it", async () => {
-  const { page, errors } = await openPlayground(env);
-  const intro = page.locator('section.intro');
-  assert.match(await intro.textContent(), /Range: why one consumer carries 5 partitions/);
-  assert.equal(await intro.locator('.edited').count(), 0);
-  await page.getByLabel('Partitions of T1 plus one', { exact: true }).click();
-  await intro.locator('.edited').waitFor();
-  assert.match(await intro.locator('.edited').textContent(), /^Edited from the preset “Range: why one consumer/);
-  await page.getByLabel('Partitions of T1 minus one', { exact: true }).click();
-  await intro.locator('.edited').waitFor({ state: 'detached' });
-  assert.deepEqual(errors, []);
-  await page.close();
-});

@@ -205,16 +205,12 @@ fn Banner() -> Html {
 fn Intro() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let s = &store.scenario;
-    let edited = use_memo(s.clone(), |s| presets::edited_from(s).map(|p| p.title));
     if s.title.is_empty() && s.notes.is_empty() {
         return html! {};
     }
     html! {
         <section class="intro">
             <h2>{ s.title.clone() }</h2>
-            if let Some(title) = edited.as_ref() {
-                <p class="edited">{ format!("Edited from the preset “{title}”: the note describes the group as the preset has it.") }</p>
-            }
             <p>{ s.notes.clone() }</p>
         </section>
     }

@@ -56,14 +56,6 @@ pub fn find(id: &str) -> Option<Preset> {
     all().into_iter().find(|p| p.id == id)
 }
 
-/// The preset whose title `scenario` still carries, when its topics or consumers have since been
-/// edited: the preset's notes then describe the group as it was, not as it is.
-pub fn edited_from(scenario: &Scenario) -> Option<Preset> {
-    let preset = all().into_iter().find(|p| p.title == scenario.title)?;
-    let original = preset.scenario().ok()?;
-    (original.topics != scenario.topics || original.consumers != scenario.consumers).then_some(preset)
-}
-
 impl Preset {
     /// The scenario the preset opens on: its group assigned fresh, then each event applied, every
     /// event but the last rebalanced, so the page shows the last event's rebalance.
@@ -83,17 +75,6 @@ impl Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_preset_is_edited_from_once_its_group_changes() {
-        let preset = &all()[0];
-        let mut scenario = preset.scenario().unwrap();
-        assert!(edited_from(&scenario).is_none(), "as loaded");
-        scenario.topics[0].partitions += 1;
-        assert_eq!(edited_from(&scenario).map(|p| p.id), Some(preset.id));
-        scenario.title = "my group".into();
-        assert!(edited_from(&scenario).is_none(), "renamed: no longer the preset");
-    }
 
     #[test]
     fn every_preset_file_parses_and_loads() {
