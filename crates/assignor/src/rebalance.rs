@@ -386,4 +386,18 @@ mod tests {
         assert_eq!(r.diff.revoked_count(), 2, "C's two partitions");
         assert_eq!(r.diff.moved.len(), 2);
     }
+
+    #[test]
+    fn a_cooperative_member_that_only_revokes_still_rejoins() {
+        // A drops its subscription to u: u-0 is revoked and given to no one, so nothing is held
+        // back, yet a cooperative client that revoked anything rejoins at once (KIP-429).
+        let mut a = member("A", &[0]);
+        a.owned.push(tp("u", 0));
+        let g = Group { topics: vec![crate::Topic::new("t", 1), crate::Topic::new("u", 1)], members: vec![a] };
+        let r = rebalance(Strategy::CooperativeSticky, &g, &Lists::new()).unwrap();
+        assert!(r.rounds[0].assignment.withheld.is_empty());
+        assert_eq!(r.rounds[0].diff.revoked_count(), 1);
+        assert_eq!(r.rounds.len(), 2);
+        assert_eq!(r.result()["A"], [tp("t", 0)]);
+    }
 }
