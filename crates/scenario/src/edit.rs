@@ -168,6 +168,45 @@ pub enum Field {
     Patterns(usize),
 }
 
+/// The most characters a list field (racks, strategies, patterns) takes.
+pub const MAX_LIST_FIELD: usize = 65_536;
+/// The most characters a number field takes (its digits are checked before it is parsed).
+pub const MAX_NUMBER_FIELD: usize = 32;
+
+impl Field {
+    /// The most characters this field takes: its value's own limit, or the list limit. Longer
+    /// input is refused before anything looks at it.
+    pub fn max_len(self) -> usize {
+        match self {
+            Field::TopicName(_) => validate::MAX_TOPIC_NAME,
+            Field::ConsumerId(_) => validate::MAX_ID,
+            Field::InstanceId(_) => validate::MAX_TOPIC_NAME,
+            Field::Rack(_) => validate::MAX_RACK,
+            Field::Partitions(_) | Field::ReplicationFactor(_) => MAX_NUMBER_FIELD,
+            Field::ReplicaRacks(_) | Field::PartitionRacks(..) | Field::Strategies(_) | Field::Patterns(_) => {
+                MAX_LIST_FIELD
+            }
+        }
+    }
+
+    /// Where `validate` locates a problem of this field's value.
+    pub fn location(self) -> Location {
+        match self {
+            Field::TopicName(index) => Location::Topic { index, field: "name" },
+            Field::Partitions(index) => Location::Topic { index, field: "partitions" },
+            Field::ReplicationFactor(index) | Field::ReplicaRacks(index) => {
+                Location::Topic { index, field: "replicas" }
+            }
+            Field::PartitionRacks(index, _) => Location::Topic { index, field: "racks" },
+            Field::ConsumerId(index) => Location::Consumer { index, field: "id" },
+            Field::InstanceId(index) => Location::Consumer { index, field: "instance_id" },
+            Field::Rack(index) => Location::Consumer { index, field: "rack" },
+            Field::Strategies(index) => Location::Consumer { index, field: "strategies" },
+            Field::Patterns(index) => Location::Consumer { index, field: "patterns" },
+        }
+    }
+}
+
 /// Why an edit or an event is refused; the scenario stays as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EditError {

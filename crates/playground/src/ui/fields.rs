@@ -1,7 +1,8 @@
 //! Inputs that keep what the person typed, dispatch each edit as they type, and show why an edit
 //! was refused right beside the field.
 //!
-//! Every field has a size limit ([`max_len`]): longer input is refused before anything looks at it.
+//! Every field has a size limit ([`Field::max_len`]): longer input is refused before anything looks
+//! at it.
 //! A number is applied only whole: each keystroke is checked at once (by its digits, before it is
 //! parsed), but applied only when the typing pauses, on Enter or on leaving the field, so that the
 //! numbers typed on the way (`100000` on the way to `1000000000`) never reach the model, the link
@@ -11,7 +12,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
-use scenario::validate::{self, Location, Problem, Severity};
+use scenario::validate::{self, Problem, Severity};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -20,39 +21,10 @@ use crate::ui::Store;
 
 /// How long a number field waits after a keystroke before it applies what was typed.
 pub const SETTLE_MS: u32 = 600;
-/// The most characters a list field (racks, strategies, patterns) takes.
-pub const MAX_LIST_FIELD: usize = 65_536;
-/// The most characters a number field takes (its digits are checked before it is parsed).
-const MAX_NUMBER_FIELD: usize = 32;
-
-/// The most characters `field` takes: its value's own limit, or the list limit.
-pub fn max_len(field: &Field) -> usize {
-    match field {
-        Field::TopicName(_) => validate::MAX_TOPIC_NAME,
-        Field::ConsumerId(_) => validate::MAX_ID,
-        Field::InstanceId(_) => validate::MAX_TOPIC_NAME,
-        Field::Rack(_) => validate::MAX_RACK,
-        Field::Partitions(_) | Field::ReplicationFactor(_) => MAX_NUMBER_FIELD,
-        Field::ReplicaRacks(_) | Field::PartitionRacks(..) | Field::Strategies(_) | Field::Patterns(_) => {
-            MAX_LIST_FIELD
-        }
-    }
-}
 
 /// A refusal of what was typed into `field`, located as `validate` locates its problems.
 fn refusal(field: Field, message: String) -> EditError {
-    let location = match field {
-        Field::TopicName(index) => Location::Topic { index, field: "name" },
-        Field::Partitions(index) => Location::Topic { index, field: "partitions" },
-        Field::ReplicationFactor(index) | Field::ReplicaRacks(index) => Location::Topic { index, field: "replicas" },
-        Field::PartitionRacks(index, _) => Location::Topic { index, field: "racks" },
-        Field::ConsumerId(index) => Location::Consumer { index, field: "id" },
-        Field::InstanceId(index) => Location::Consumer { index, field: "instance_id" },
-        Field::Rack(index) => Location::Consumer { index, field: "rack" },
-        Field::Strategies(index) => Location::Consumer { index, field: "strategies" },
-        Field::Patterns(index) => Location::Consumer { index, field: "patterns" },
-    };
-    EditError::Invalid(Problem { severity: Severity::Error, location, message })
+    EditError::Invalid(Problem { severity: Severity::Error, location: field.location(), message })
 }
 
 #[derive(Properties, PartialEq)]
@@ -125,7 +97,7 @@ pub fn TextField(props: &TextFieldProps) -> Html {
                     store.dispatch(Action::Refuse { field, error: refusal(field, message) });
                 }
             };
-            let limit = max_len(&field);
+            let limit = field.max_len();
             if validate::longer_than(&value, limit) {
                 return refuse(format!("at most {limit} characters here"));
             }
