@@ -16,6 +16,7 @@
 pub mod advice;
 pub mod config;
 pub mod consumer_snapshot;
+pub mod digest;
 pub mod edit;
 pub mod events;
 pub mod format;
