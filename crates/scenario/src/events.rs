@@ -9,7 +9,9 @@ use assignor::Strategy;
 use serde::{Deserialize, Serialize};
 
 use crate::edit::{consumer_mut, topic_mut, EditError};
-use crate::format::{ConsumerSpec, Scenario, TopicSpec};
+use assignor::consumer_group::ServerAssignor;
+
+use crate::format::{previous_key, ConsumerSpec, Scenario, TopicSpec};
 use crate::model::{after_rebalance, Model};
 use crate::validate;
 
@@ -96,7 +98,11 @@ impl Event {
             }
             Event::Join { consumer } => next.consumers.push(consumer.clone()),
             Event::Restart { consumer, new_id } => {
-                consumer_mut(&mut next, consumer_index(consumer)?)?.id = new_id.clone()
+                let c = consumer_mut(&mut next, consumer_index(consumer)?)?;
+                c.id = new_id.clone();
+                if c.instance_id.is_some() && next.consumer_protocol() {
+                    carry_static_target(&mut next, consumer, new_id);
+                }
             }
             Event::AddPartitions { topic, partitions } => {
                 let t = topic_mut(&mut next, topic_index(topic)?)?;
@@ -127,6 +133,21 @@ impl Event {
     }
 }
 
+/// Under the consumer protocol, a static member that rejoins under a new member id replaces the one
+/// with its `group.instance.id`, and its current target goes with it (`TargetAssignmentBuilder`
+/// reads the replaced member's target for it; KIP-848, `replaceMember`).
+fn carry_static_target(scenario: &mut Scenario, old_id: &str, new_id: &str) {
+    let Some(previous) = scenario.previous.as_mut() else { return };
+    for assignor in ServerAssignor::ALL {
+        if let Some(owned) = previous.assignments.get_mut(previous_key(assignor)) {
+            let owned = std::sync::Arc::make_mut(owned);
+            if let Some(target) = owned.remove(old_id) {
+                owned.insert(new_id.to_string(), target);
+            }
+        }
+    }
+}
+
 /// Runs every strategy's rebalance for `scenario`.
 pub fn rebalance_all(model: &Model) -> Vec<Result<Rebalance, assignor::AssignError>> {
     Strategy::ALL.iter().map(|&s| model.rebalance(s)).collect()
@@ -135,6 +156,10 @@ pub fn rebalance_all(model: &Model) -> Vec<Result<Rebalance, assignor::AssignErr
 /// `scenario`, free of errors (as edits and events leave it), after its rebalance: every
 /// strategy's result becomes what its members own.
 pub fn settle(scenario: &Scenario) -> Scenario {
+    if scenario.consumer_protocol() {
+        // The server-side assignors' targets become current too.
+        return crate::report::Report::new(scenario).settled(scenario);
+    }
     let results: Vec<Rebalance> = rebalance_all(&Model::resolve(scenario)).into_iter().flatten().collect();
     after_rebalance(scenario, &results)
 }

@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use assignor::Strategy;
+use assignor::consumer_group::ServerAssignor;
+use assignor::{Strategy, Uuid};
 use serde::{Deserialize, Serialize};
 
 /// The format version this build writes. Every version it ever wrote must still be read.
@@ -29,6 +30,13 @@ pub struct Scenario {
     /// A paragraph saying what the scenario shows.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// `group.protocol` of the consumers: `classic` (absent) or `consumer` (KIP-848, [`CONSUMER_PROTOCOL`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    /// `group.remote.assignor` under the consumer protocol: `uniform` (absent: the broker's default) or
+    /// `range`. Every consumer configures the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote_assignor: Option<String>,
     /// The topics, in the order the page lists them.
     #[serde(default)]
     pub topics: Vec<TopicSpec>,
@@ -43,6 +51,36 @@ pub struct Scenario {
     pub view: View,
 }
 
+/// `protocol` for the consumer protocol (KIP-848, `group.protocol=consumer`).
+pub const CONSUMER_PROTOCOL: &str = "consumer";
+/// `protocol` for the classic protocol, the default.
+pub const CLASSIC_PROTOCOL: &str = "classic";
+
+impl Scenario {
+    /// Whether the consumers run the consumer protocol (`group.protocol=consumer`).
+    pub fn consumer_protocol(&self) -> bool {
+        self.protocol.as_deref() == Some(CONSUMER_PROTOCOL)
+    }
+
+    /// The server-side assignor the coordinator runs under the consumer protocol: `remote_assignor`,
+    /// else the broker's default `uniform`; `None` for a name that is neither (`validate` says so).
+    pub fn server_assignor(&self) -> Option<ServerAssignor> {
+        match &self.remote_assignor {
+            None => Some(ServerAssignor::Uniform),
+            Some(name) => name.parse().ok(),
+        }
+    }
+}
+
+/// The key of a server-side assignor's target in [`Previous::assignments`], beside the classic
+/// strategies' names (`range` is the classic range there).
+pub fn previous_key(assignor: ServerAssignor) -> &'static str {
+    match assignor {
+        ServerAssignor::Uniform => "uniform",
+        ServerAssignor::Range => "consumer-range",
+    }
+}
+
 fn version_one() -> u32 {
     1
 }
@@ -53,6 +91,8 @@ impl Default for Scenario {
             version: VERSION,
             title: String::new(),
             notes: String::new(),
+            protocol: None,
+            remote_assignor: None,
             topics: Vec::new(),
             consumers: Vec::new(),
             previous: None,
@@ -69,6 +109,11 @@ pub struct TopicSpec {
     pub name: String,
     /// How many partitions it has.
     pub partitions: u32,
+    /// Its topic id, a Kafka `Uuid` (22 characters of URL-safe base64), set to reproduce a cluster's;
+    /// absent: the id [`TopicSpec::topic_id`] derives from the name. Only the consumer protocol's
+    /// assignors see ids (the order of a `HashSet` of them decides ties).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// Replica racks, laid out round-robin: replica `i` of partition `p` is on
     /// `racks[(p + i) % racks.len()]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,10 +137,20 @@ impl TopicSpec {
         TopicSpec {
             name: name.into(),
             partitions,
+            id: None,
             replicas: None,
             rack_overrides: BTreeMap::new(),
             weight: None,
             partition_weights: BTreeMap::new(),
+        }
+    }
+
+    /// The topic's id: the one it was given, else the one derived from its name
+    /// ([`crate::topic_id::derived`]); `None` for an id `validate` refuses.
+    pub fn topic_id(&self) -> Option<Uuid> {
+        match &self.id {
+            Some(text) => crate::topic_id::problem(text).is_none().then(|| text.parse().ok()).flatten(),
+            None => Some(crate::topic_id::derived(&self.name)),
         }
     }
 }

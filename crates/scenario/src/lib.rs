@@ -26,6 +26,8 @@ pub mod load;
 pub mod model;
 pub mod presets;
 pub mod report;
+pub mod server;
+pub mod topic_id;
 pub mod validate;
 
 use std::collections::BTreeMap;

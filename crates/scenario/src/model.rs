@@ -3,11 +3,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use assignor::consumer_group::{ConsumerGroup, ConsumerMember, ServerAssignor, TopicImage};
 use assignor::protocol::{self, RebalanceProtocol, Selection};
 use assignor::rebalance::{self, Lists, Rebalance};
-use assignor::{AssignError, Group, Member, Strategy, Topic, TopicPartition};
+use assignor::{AssignError, Group, Member, Strategy, Topic, TopicPartition, Uuid};
 
-use crate::format::{Owned, Previous, Scenario, Snapshot, TopicSpec};
+use crate::format::{previous_key, Owned, Previous, Scenario, Snapshot, TopicSpec};
 use crate::validate::{self, compile_pattern, Problem};
 
 /// A validated scenario, resolved: racks laid out, patterns matched, strategies parsed.
@@ -23,6 +24,10 @@ pub struct Model {
     pub previous: Option<Previous>,
     /// The coordinator's choice among the strategy lists.
     pub selection: Selection,
+    /// Each topic's id, in the order of `topics` (what the consumer protocol's assignors see).
+    pub topic_ids: Vec<Uuid>,
+    /// The server-side assignor the group runs, when it runs the consumer protocol (KIP-848).
+    pub server_assignor: Option<ServerAssignor>,
 }
 
 impl Model {
@@ -68,17 +73,41 @@ impl Model {
             .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|s| s.parse().ok()).collect()))
             .collect();
         let selection = protocol::select(&strategies);
-        Model { topics, members, strategies, previous: scenario.previous.clone(), selection }
+        let topic_ids =
+            scenario.topics.iter().map(|t| t.topic_id().unwrap_or_else(|| crate::topic_id::derived(&t.name))).collect();
+        let server_assignor = scenario.server_assignor().filter(|_| scenario.consumer_protocol());
+        Model {
+            topics,
+            members,
+            strategies,
+            previous: scenario.previous.clone(),
+            selection,
+            topic_ids,
+            server_assignor,
+        }
     }
 
     /// What the group's previous assignment under `strategy` was, member by member.
     pub fn previous_lists(&self, strategy: Strategy) -> Lists {
-        let Some(previous) = &self.previous else { return Lists::new() };
-        let Some((_, lists)) =
-            previous.assignments.iter().find(|(name, _)| name.parse::<Strategy>().ok() == Some(strategy))
-        else {
-            return Lists::new();
-        };
+        self.lists_under(|name| name.parse::<Strategy>().ok() == Some(strategy)).unwrap_or_default()
+    }
+
+    /// The current target assignment of the consumer protocol's `assignor`, member by member. A group
+    /// that had none under it (it ran the classic protocol, or the other server assignor) starts from
+    /// what its members own under the classic strategy the coordinator picked, as Kafka converts a
+    /// classic group on its first consumer-protocol heartbeat (KIP-848's online upgrade,
+    /// `ConsumerGroup.fromClassicGroup`).
+    pub fn current_target(&self, assignor: ServerAssignor) -> Lists {
+        let key = previous_key(assignor);
+        self.lists_under(|name| name == key)
+            .or_else(|| self.selection.strategy.map(|s| self.previous_lists(s)))
+            .unwrap_or_default()
+    }
+
+    /// The previous assignment kept under the first name `pick` accepts.
+    fn lists_under(&self, pick: impl Fn(&str) -> bool) -> Option<Lists> {
+        let previous = self.previous.as_ref()?;
+        let (_, lists) = previous.assignments.iter().find(|(name, _)| pick(name))?;
         // One shared name per topic, not one allocation per partition: a snapshot may own a million.
         let mut names: HashMap<&str, Arc<str>> = HashMap::new();
         let mut out = Lists::new();
@@ -90,7 +119,7 @@ impl Model {
             }
             out.insert(member.clone(), partitions);
         }
-        out
+        Some(out)
     }
 
     /// The generation of what `member` owned before: the previous assignment's, unless the scenario
@@ -154,6 +183,58 @@ impl Model {
     /// The coordinator's choice among the consumers' strategy lists.
     pub fn selection(&self) -> &Selection {
         &self.selection
+    }
+
+    /// The group as the consumer protocol's coordinator holds it before it computes `assignor`'s next
+    /// target: every consumer in the member map (in scenario order), each with its current target
+    /// ([`Model::current_target`]); and that target, with what members no longer in the group held.
+    /// Partitions that no longer exist (a topic removed, or recreated smaller) are dropped, as for the
+    /// classic strategies.
+    pub fn consumer_group(&self, assignor: ServerAssignor) -> (ConsumerGroup, Lists) {
+        let mut current = self.current_target(assignor);
+        let counts: HashMap<&str, u32> = self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+        for list in current.values_mut() {
+            list.retain(|tp| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n));
+        }
+        let ids: HashMap<&str, Uuid> =
+            self.topics.iter().zip(&self.topic_ids).map(|(t, &id)| (t.name.as_str(), id)).collect();
+        let topics = self
+            .topics
+            .iter()
+            .zip(&self.topic_ids)
+            .map(|(t, &id)| TopicImage { name: t.name.clone(), id, partitions: t.partitions })
+            .collect();
+        let members = self
+            .members
+            .iter()
+            .map(|m| {
+                // The record lists each topic once, in the order first met.
+                let mut target: Vec<(Uuid, Vec<u32>)> = Vec::new();
+                let mut position: HashMap<Uuid, usize> = HashMap::new();
+                for tp in current.get(&m.id).into_iter().flatten() {
+                    let Some(&id) = ids.get(&*tp.topic) else { continue };
+                    let at = *position.entry(id).or_insert_with(|| {
+                        target.push((id, Vec::new()));
+                        target.len() - 1
+                    });
+                    target[at].1.push(tp.partition);
+                }
+                ConsumerMember {
+                    id: m.id.clone(),
+                    instance_id: m.instance_id.clone(),
+                    rack: m.rack.clone(),
+                    topics: m.topics.clone(),
+                    target,
+                }
+            })
+            .collect();
+        (ConsumerGroup { topics, members }, current)
+    }
+
+    /// The group's members as the classic core holds them, owning nothing: for measuring an
+    /// assignment of any protocol.
+    pub fn members_group(&self) -> Group {
+        Group { topics: self.topics.clone(), members: self.members.clone() }
     }
 }
 

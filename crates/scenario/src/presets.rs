@@ -26,7 +26,7 @@ pub struct Preset {
 }
 
 /// Presets in menu order; the first is what the page opens on.
-const FILES: [(&str, &str); 10] = [
+const FILES: [(&str, &str); 13] = [
     ("range-imbalance", include_str!("../presets/range-imbalance.json")),
     ("roundrobin-uneven", include_str!("../presets/roundrobin-uneven.json")),
     ("range-two-topics", include_str!("../presets/range-two-topics.json")),
@@ -37,6 +37,9 @@ const FILES: [(&str, &str); 10] = [
     ("cooperative-upgrade", include_str!("../presets/cooperative-upgrade.json")),
     ("rack-aware", include_str!("../presets/rack-aware.json")),
     ("static-members", include_str!("../presets/static-members.json")),
+    ("consumer-protocol-uniform", include_str!("../presets/consumer-protocol-uniform.json")),
+    ("uniform-heterogeneous", include_str!("../presets/uniform-heterogeneous.json")),
+    ("consumer-rolling-restart", include_str!("../presets/consumer-rolling-restart.json")),
 ];
 
 /// Every preset. The files are part of the build and tested, so none fails to parse.

@@ -20,14 +20,16 @@
 use std::sync::Arc;
 
 use assignor::check::{self, Metrics, Violation};
+use assignor::consumer_group::ServerAssignor;
 use assignor::protocol::Selection;
 use assignor::rebalance::{Lists, Rebalance};
 use assignor::trace::{Step, Tracer};
 use assignor::{AssignError, Strategy, TopicPartition};
 
 use crate::advice::{advice, Advice};
-use crate::format::Scenario;
-use crate::model::{after_rebalance, Model};
+use crate::format::{previous_key, Scenario};
+use crate::model::{after_rebalance, lists_to_pairs, Model};
+use crate::server::{ServerOutcome, ServerReport};
 use crate::validate::{self, Problem, Severity};
 
 /// What a scenario comes to under every strategy.
@@ -49,6 +51,11 @@ pub struct Report {
     pub racks: bool,
     /// One per strategy, in [`Strategy::ALL`] order; none when the scenario has errors.
     pub strategies: Vec<StrategyReport>,
+    /// The server-side assignor the group runs, when it runs the consumer protocol (KIP-848).
+    pub server_assignor: Option<ServerAssignor>,
+    /// Under the consumer protocol, one per server-side assignor in [`ServerAssignor::ALL`] order
+    /// (see [`crate::server`]); none for a classic group or a scenario with errors.
+    pub servers: Vec<ServerReport>,
 }
 
 /// One strategy's outcome, or why Kafka's assignor cannot assign the group.
@@ -79,6 +86,9 @@ impl Report {
         let (mut report, model) = Report::begin(scenario);
         if let Some(model) = model {
             report.strategies = Strategy::ALL.iter().map(|&s| StrategyReport::new(&model, s)).collect();
+            if model.server_assignor.is_some() {
+                report.servers = ServerAssignor::ALL.iter().map(|&a| ServerReport::new(&model, a)).collect();
+            }
         }
         report
     }
@@ -100,6 +110,8 @@ impl Report {
             total_partitions: scenario.topics.iter().map(|t| t.partitions as usize).sum(),
             racks,
             strategies: Vec::new(),
+            server_assignor: None,
+            servers: Vec::new(),
         };
         if !report.errors.is_empty() {
             return (report, None);
@@ -108,6 +120,7 @@ impl Report {
         let model = Model::resolve(scenario);
         report.selection = (!model.members.is_empty()).then(|| model.selection().clone());
         report.advice = advice(&model);
+        report.server_assignor = model.server_assignor;
         (report, Some(model))
     }
 
@@ -129,7 +142,23 @@ impl Report {
     /// `scenario` (the one this report is of) after these rebalances: what each strategy assigned
     /// becomes what its members own, for the next edit to start from.
     pub fn settled(&self, scenario: &Scenario) -> Scenario {
-        after_rebalance(scenario, self.rebalances())
+        let mut settled = after_rebalance(scenario, self.rebalances());
+        // Under the consumer protocol, each server-side assignor's target becomes its current one.
+        if let Some(previous) = settled.previous.as_mut() {
+            for (assignor, outcome) in self.servers.iter().filter_map(|s| Some((s.assignor, s.outcome.as_ref().ok()?)))
+            {
+                previous
+                    .assignments
+                    .insert(previous_key(assignor).to_string(), Arc::new(lists_to_pairs(&outcome.target)));
+            }
+        }
+        settled
+    }
+
+    /// `assignor`'s outcome, when the group runs the consumer protocol and the coordinator could
+    /// compute it.
+    pub fn server(&self, assignor: ServerAssignor) -> Option<&ServerOutcome> {
+        self.servers.iter().find(|s| s.assignor == assignor).and_then(|s| s.outcome.as_deref().ok())
     }
 }
 

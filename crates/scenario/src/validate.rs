@@ -7,7 +7,9 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::format::{Scenario, VERSION};
+use assignor::consumer_group::ServerAssignor;
+
+use crate::format::{Scenario, CLASSIC_PROTOCOL, CONSUMER_PROTOCOL, VERSION};
 
 /// The most partitions one topic may have here.
 pub const MAX_TOPIC_PARTITIONS: u32 = 1_000_000;
@@ -57,6 +59,11 @@ pub enum Location {
     },
     /// The previous assignment.
     Previous,
+    /// `field` of the group's configuration (`protocol`, `remote_assignor`).
+    Group {
+        /// The field's name in the scenario file.
+        field: &'static str,
+    },
 }
 
 /// Whether a problem stops the scenario.
@@ -85,6 +92,7 @@ impl fmt::Display for Problem {
             Location::Scenario | Location::Previous => write!(f, "{}", self.message),
             Location::Topic { index, field } => write!(f, "topic {} {field}: {}", index + 1, self.message),
             Location::Consumer { index, field } => write!(f, "consumer {} {field}: {}", index + 1, self.message),
+            Location::Group { field } => write!(f, "{field}: {}", self.message),
         }
     }
 }
@@ -219,16 +227,45 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
     if scenario.consumers.len() > MAX_CONSUMERS {
         error(Location::Scenario, format!("at most {MAX_CONSUMERS} consumers"));
     }
+    if let Some(protocol) = scenario.protocol.as_deref() {
+        if protocol != CLASSIC_PROTOCOL && protocol != CONSUMER_PROTOCOL {
+            let shown: String = protocol.chars().take(40).collect();
+            error(
+                Location::Group { field: "protocol" },
+                format!("unknown group.protocol {shown:?} ({CLASSIC_PROTOCOL} or {CONSUMER_PROTOCOL})"),
+            );
+        }
+    }
+    if scenario.server_assignor().is_none() {
+        let shown: String = scenario.remote_assignor.iter().flat_map(|a| a.chars()).take(40).collect();
+        // The broker refuses the heartbeat: `UNSUPPORTED_ASSIGNOR` (group.consumer.assignors).
+        error(
+            Location::Group { field: "remote_assignor" },
+            format!("unknown group.remote.assignor {shown:?}: the broker's assignors are uniform and range"),
+        );
+    }
     let mut names = HashSet::new();
+    // Topic ids, explicit or derived, are unique in a cluster.
+    let mut topic_ids = std::collections::HashMap::new();
     let mut total: u64 = 0;
     for (index, topic) in scenario.topics.iter().enumerate() {
+        let mut named = false;
         if let Some(message) = topic_name_problem(&topic.name) {
             error(Location::Topic { index, field: "name" }, message);
         } else if !names.insert(topic.name.as_str()) {
             error(Location::Topic { index, field: "name" }, format!("there is already a topic {:?}", topic.name));
+        } else {
+            named = true;
         }
         if let Some(message) = partition_count_problem(u64::from(topic.partitions)) {
             error(Location::Topic { index, field: "partitions" }, message);
+        }
+        if let Some(message) = topic.id.as_deref().and_then(crate::topic_id::problem) {
+            error(Location::Topic { index, field: "id" }, message);
+        } else if let Some(id) = topic.topic_id().filter(|_| named) {
+            if let Some(other) = topic_ids.insert(id, topic.name.as_str()) {
+                error(Location::Topic { index, field: "id" }, format!("topic {other:?} already has the id {id}"));
+            }
         }
         total += u64::from(topic.partitions);
         if let Some(layout) = &topic.replicas {
@@ -334,7 +371,8 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
     }
     if let Some(previous) = &scenario.previous {
         for strategy in previous.assignments.keys() {
-            if strategy.parse::<assignor::Strategy>().is_err() {
+            let server = ServerAssignor::ALL.iter().any(|&a| crate::format::previous_key(a) == strategy);
+            if strategy.parse::<assignor::Strategy>().is_err() && !server {
                 error(Location::Previous, format!("previous assignment for unknown strategy {strategy:?}"));
             }
         }

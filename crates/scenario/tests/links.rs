@@ -21,10 +21,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         // `None`: a replica on a broker without a rack.
         prop::collection::btree_map(0u32..5, prop::collection::vec(proptest::option::of("[a-z]{1,3}"), 0..3), 0..3),
         (proptest::option::of(0u64..1_000_000), prop::collection::btree_map(0u32..5, 0u64..u64::MAX, 0..3)),
+        // A topic id as typed: any text survives the trip (validation is not the link's business).
+        proptest::option::of("[A-Za-z0-9_-]{22}"),
     )
-        .prop_map(|(name, partitions, layout, overrides, (weight, partition_weights))| TopicSpec {
+        .prop_map(|(name, partitions, layout, overrides, (weight, partition_weights), id)| TopicSpec {
             name,
             partitions,
+            id,
             replicas: layout.map(|(factor, racks)| scenario::format::ReplicaLayout { factor, racks }),
             rack_overrides: overrides,
             weight,
@@ -52,7 +55,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     let previous = proptest::option::of((
         any::<i32>(),
         prop::collection::btree_map(
-            prop_oneof![Just("range".to_string()), Just("sticky".to_string())],
+            prop_oneof![
+                Just("range".to_string()),
+                Just("sticky".to_string()),
+                Just("uniform".to_string()),
+                Just("consumer-range".to_string())
+            ],
             prop::collection::btree_map(name(), prop::collection::vec((name(), 0u32..100), 0..5), 0..4),
             0..3,
         ),
@@ -72,15 +80,23 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         previous,
         prop::collection::vec(prop_oneof![Just("range".to_string()), Just("sticky".to_string())], 0..3),
         any::<bool>(),
+        (
+            proptest::option::of(prop_oneof![Just("classic".to_string()), Just("consumer".to_string())]),
+            proptest::option::of(prop_oneof![Just("uniform".to_string()), Just("range".to_string())]),
+        ),
     )
-        .prop_map(|(title, notes, topics, consumers, previous, strategies, diff)| Scenario {
-            version: 1,
-            title,
-            notes,
-            topics,
-            consumers,
-            previous,
-            view: View { strategies, diff, ..View::default() },
+        .prop_map(|(title, notes, topics, consumers, previous, strategies, diff, (protocol, remote_assignor))| {
+            Scenario {
+                version: 1,
+                title,
+                notes,
+                protocol,
+                remote_assignor,
+                topics,
+                consumers,
+                previous,
+                view: View { strategies, diff, ..View::default() },
+            }
         })
 }
 
