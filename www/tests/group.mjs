@@ -73,3 +73,19 @@ export class Group {
     }
   }
 }
+
+/**
+ * A scenario file of `topics` topics (orders-0…, 1 to 4 partitions) and `consumers` consumers
+ * (consumer-0…): `subscribed(i)` says how many of the first topics consumer i subscribes to.
+ */
+export function bigGroup(topics, consumers, subscribed = (i) => (i % 3 ? topics : Math.ceil(topics / 2))) {
+  return JSON.stringify({
+    version: 1,
+    title: `${topics} topics, ${consumers} consumers`,
+    topics: Array.from({ length: topics }, (_, i) => ({ name: `orders-${i}`, partitions: 1 + (i % 4) })),
+    consumers: Array.from({ length: consumers }, (_, i) => ({
+      id: `consumer-${i}`,
+      topics: Array.from({ length: subscribed(i) }, (_, t) => `orders-${t}`),
+    })),
+  });
+}

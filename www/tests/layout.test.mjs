@@ -3,34 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, useBrowser } from './browser.mjs';
+import { bigGroup } from './group.mjs';
 import { link } from './kap.mjs';
 
 const env = useBrowser();
 
 const WIDTHS = [390, 768, 1024, 1280, 1600];
-const DIALOGS = ['Share link', 'Embed'];
-
-test('the Share link and Embed dialogs open inside the window at 390 to 1600 px', async () => {
-  const { page, errors } = await openPlayground(env);
-  const problems = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    for (const name of DIALOGS) {
-      const button = page.getByRole('button', { name, exact: true });
-      await button.click();
-      const box = await page.locator(`[role=dialog][aria-label="${name}"]`).boundingBox();
-      if (box.x < 0 || box.x + box.width > width) {
-        problems.push(`${width}px: the ${name} dialog spans x ${Math.round(box.x)}..${Math.round(box.x + box.width)}`);
-      }
-      // Closed by its button (dispatched on the button itself: see the next test).
-      await button.dispatchEvent('click');
-      await page.locator(`[role=dialog][aria-label="${name}"]`).waitFor({ state: 'detached' });
-    }
-  }
-  assert.deepEqual(problems, []);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
 
 // A real group's size (12 topics, 10 consumers): its wide tables scroll inside their own sections.
 const TWELVE_BY_TEN = JSON.stringify({
@@ -60,45 +38,110 @@ test('the page never scrolls sideways at 390 to 1600 px, for the first preset an
   assert.deepEqual(problems, []);
 });
 
-test(
-  'at 390 to 1600 px: dialogs closable where they open, Crash buttons in view',
-  {
-    todo:
-      'app bugs: at 390 and 768 px the open dialog covers its own button ' +
-      '(no Escape, no close button); the consumers table hides the row actions behind a sideways scroll',
-  },
-  async () => {
-    const { page, errors } = await openPlayground(env);
+/** Every dialog of the page: the button that opens it, and the dialog's accessible name. */
+const ALL_DIALOGS = [
+  ['Share link', 'Share link'],
+  ['Embed', 'Embed'],
+  ['Import from Kafka', 'Import from Kafka'],
+  ['Recent (0)', 'Recent scenarios'],
+];
+
+const focusedName = (page) =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    return e === document.body ? null : (e.getAttribute('aria-label') ?? e.textContent);
+  });
+
+test('at 390 to 1600 px every dialog opens below its button, closes with Escape or its close button, and gives the focus back', async () => {
+  const { page, errors } = await openPlayground(env);
+  const problems = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+    for (const [opener, name] of ALL_DIALOGS) {
+      const button = page.getByRole('button', { name: opener, exact: true });
+      const dialog = page.locator(`[role=dialog][aria-label="${name}"]`);
+      const where = `${width}px, ${name}`;
+      for (const how of ['Escape', 'close button']) {
+        await button.click();
+        await dialog.waitFor();
+        // The button stays clickable (nothing covers it), and the dialog fits the window.
+        const covered = await button.click({ timeout: 1_000, trial: true }).then(() => false, () => true);
+        if (covered) problems.push(`${where}: the dialog covers its button`);
+        const box = await dialog.boundingBox();
+        const view = page.viewportSize();
+        if (box.x < 0 || box.x + box.width > view.width || box.y + box.height > view.height + 1) {
+          problems.push(`${where}: the dialog spans ${Math.round(box.x)}..${Math.round(box.x + box.width)} × ..${Math.round(box.y + box.height)}`);
+        }
+        if (!(await dialog.getByRole('button', { name: 'Close', exact: true }).isVisible())) {
+          problems.push(`${where}: no visible close button`);
+        }
+        if (how === 'Escape') await page.keyboard.press('Escape');
+        else await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+        const closed = await dialog.waitFor({ state: 'detached', timeout: 2_000 }).then(() => true, () => false);
+        if (!closed) {
+          problems.push(`${where}: ${how} does not close it`);
+          await button.dispatchEvent('click');
+          continue;
+        }
+        const focused = await focusedName(page);
+        if (focused !== opener) problems.push(`${where}: after ${how} the focus is on ${JSON.stringify(focused)}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** What sticks out of the consumers editor: elements wider than it, cut ids, row actions out of view. */
+const consumersEditorProblems = (page) =>
+  page.$eval('section.consumers-editor', (section) => {
     const problems = [];
+    const s = section.getBoundingClientRect();
+    if (section.scrollWidth > section.clientWidth) problems.push(`scrolls sideways by ${section.scrollWidth - section.clientWidth}px`);
+    for (const e of section.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width <= 1) continue; // screen-reader-only labels
+      if (r.left < s.left - 1 || r.right > s.right + 1) {
+        problems.push(`${e.tagName.toLowerCase()}.${e.className} spans ${Math.round(r.left)}..${Math.round(r.right)} of ${Math.round(s.left)}..${Math.round(s.right)}`);
+      }
+    }
+    for (const input of section.querySelectorAll('[data-consumer] .consumer-main input')) {
+      if (input.scrollWidth > input.clientWidth) problems.push(`the id ${input.value} is cut`);
+    }
+    for (const row of section.querySelectorAll('[data-consumer]')) {
+      for (const button of row.querySelectorAll('.actions button')) {
+        const r = button.getBoundingClientRect();
+        if (r.width < 10 || r.left < s.left || r.right > s.right) problems.push(`${button.getAttribute('aria-label')} is out of view`);
+      }
+    }
+    return problems.slice(0, 10);
+  });
+
+test('the consumers editor never scrolls sideways and keeps every row action in view (12 x 10 and 50 consumers)', async () => {
+  const problems = [];
+  for (const [name, json] of [
+    ['12 x 10', TWELVE_BY_TEN],
+    ['50 consumers', bigGroup(4, 50)],
+  ]) {
+    const url = link(json, env.url);
+    const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      for (const name of DIALOGS) {
-        const button = page.getByRole('button', { name, exact: true });
-        await button.click();
-        // A person closes it with the button that opened it, or with Escape.
-        const covered = await button.click({ timeout: 1_000, trial: true }).then(
-          () => false,
-          () => true,
-        );
-        if (covered) {
-          await page.keyboard.press('Escape');
-          const open = (await page.$(`[role=dialog][aria-label="${name}"]`)) !== null;
-          if (open) problems.push(`${width}px: the open ${name} dialog covers its button and Escape does not close it`);
-        }
-        if (await page.$(`[role=dialog][aria-label="${name}"]`)) await button.dispatchEvent('click');
-        await page.locator(`[role=dialog][aria-label="${name}"]`).waitFor({ state: 'detached' });
-      }
-      // The row's Crash button, where a person looks for it: inside the table's visible area.
-      const hidden = await page.evaluate(() => {
-        const button = document.querySelector('[aria-label="C2 crashes or leaves"]');
-        const b = button.getBoundingClientRect();
-        const s = button.closest('.scroll').getBoundingClientRect();
-        return b.right > s.right + 1 || b.left < s.left - 1;
-      });
-      if (hidden) problems.push(`${width}px: "C2 crashes or leaves" is scrolled out of the consumers table`);
+      for (const p of await consumersEditorProblems(page)) problems.push(`${name}, ${width}px: ${p}`);
     }
-    assert.deepEqual(problems, []);
+    // With more topics than fit in a row, each consumer's subscriptions are a picker; open, it fits too.
+    if (name === '12 x 10') {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.getByRole('button', { name: /^Subscriptions of consumer-1: 12 of 12 topics$/ }).click();
+      await page.waitForSelector('[role=group][aria-label="Topics consumer-1 subscribes to"]');
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const p of await consumersEditorProblems(page)) problems.push(`${name}, picker open, ${width}px: ${p}`);
+      }
+    }
     assert.deepEqual(errors, []);
     await page.close();
-  },
-);
+  }
+  assert.deepEqual(problems, []);
+});

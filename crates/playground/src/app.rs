@@ -17,6 +17,7 @@ use crate::saved::{self, Origin};
 use crate::state::{Action, State};
 use crate::ui::config::ConfigSection;
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
+use crate::ui::intro::Intro;
 use crate::ui::panel::{PanelRef, StrategyPanel};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::ShareBar;
@@ -198,21 +199,6 @@ fn Banner() -> Html {
             <span>{ message }</span>
             <button type="button" onclick={dismiss}>{ "Dismiss" }</button>
         </div>
-    }
-}
-
-#[function_component]
-fn Intro() -> Html {
-    let Some(store) = use_context::<Store>() else { return html! {} };
-    let s = &store.scenario;
-    if s.title.is_empty() && s.notes.is_empty() {
-        return html! {};
-    }
-    html! {
-        <section class="intro">
-            <h2>{ s.title.clone() }</h2>
-            <p>{ s.notes.clone() }</p>
-        </section>
     }
 }
 

@@ -19,6 +19,7 @@
 //! assert_eq!(clash.apply(&scenario).unwrap_err().reason(), r#"there is already a topic "T2""#);
 //! ```
 
+use std::collections::HashSet;
 use std::fmt;
 
 use crate::events::Event;
@@ -123,6 +124,16 @@ pub enum Edit {
         consumer: usize,
         /// The topic's position.
         topic: usize,
+    },
+    /// The consumer subscribes to each of these topics by name, or stops subscribing to them: a
+    /// topic picker's "all" or "none", one rebalance.
+    Subscribe {
+        /// The consumer's position.
+        consumer: usize,
+        /// The topics' positions.
+        topics: Vec<usize>,
+        /// Subscribe (or stop).
+        subscribed: bool,
     },
     /// [`Event::Join`]: another instance of the last consumer's deployment (same configuration and
     /// rack) joins, named `C<n>` with the smallest free `n`.
@@ -311,6 +322,7 @@ impl Edit {
             | Edit::AddConsumer
             | Edit::DuplicateConsumer { .. }
             | Edit::ToggleSubscription { .. }
+            | Edit::Subscribe { .. }
             | Edit::Join
             | Edit::Leave { .. }
             | Edit::GrowTopic { .. }
@@ -392,6 +404,17 @@ impl Edit {
                     c.topics.retain(|t| *t != topic);
                 } else {
                     c.topics.push(topic);
+                }
+            }
+            Edit::Subscribe { consumer, topics, subscribed } => {
+                let names =
+                    topics.iter().map(|&t| Ok(topic_mut(s, t)?.name.clone())).collect::<Result<Vec<_>, EditError>>()?;
+                let chosen: HashSet<&String> = names.iter().collect();
+                let c = consumer_mut(s, *consumer)?;
+                c.topics.retain(|t| !chosen.contains(t));
+                if *subscribed {
+                    let mut once = HashSet::new();
+                    c.topics.extend(names.iter().filter(|name| once.insert(*name)).cloned());
                 }
             }
             Edit::Join => return Event::Join { consumer: newcomer(s) }.apply(base),
@@ -494,6 +517,7 @@ mod tests {
             (Edit::AddConsumer, None),
             (Edit::DuplicateConsumer { consumer: 0 }, None),
             (Edit::ToggleSubscription { consumer: 0, topic: 0 }, None),
+            (Edit::Subscribe { consumer: 0, topics: vec![0], subscribed: true }, None),
             (Edit::Join, None),
             (Edit::Leave { consumer: 0 }, None),
             (Edit::GrowTopic { topic: 0 }, None),
@@ -556,6 +580,8 @@ mod tests {
         assert_eq!(Edit::GrowTopic { topic: 2 }.apply(&s), Err(EditError::NoTopicAt(2)));
         assert_eq!(Edit::DuplicateConsumer { consumer: 2 }.apply(&s), Err(EditError::NoConsumerAt(2)));
         assert_eq!(Edit::ToggleSubscription { consumer: 0, topic: 2 }.apply(&s), Err(EditError::NoTopicAt(2)));
+        let all_and_more = Edit::Subscribe { consumer: 0, topics: vec![0, 1, 2], subscribed: true };
+        assert_eq!(all_and_more.apply(&s), Err(EditError::NoTopicAt(2)));
         assert_eq!(
             Event::Leave { consumer: "nobody".into() }.apply(&s),
             Err(EditError::UnknownConsumer("nobody".into()))
@@ -652,6 +678,14 @@ mod tests {
         assert_eq!(s.consumers[0].topics, ["T2"]);
         let s = applied(&s, Edit::ToggleSubscription { consumer: 0, topic: 0 });
         assert_eq!(s.consumers[0].topics, ["T2", "T1"]);
+        // A picker's "none" and "all": one edit each, in the topics' order, each topic once.
+        let s = applied(&s, Edit::Subscribe { consumer: 1, topics: vec![1, 0], subscribed: false });
+        assert!(s.consumers[1].topics.is_empty());
+        let s = applied(&s, Edit::ToggleSubscription { consumer: 1, topic: 1 });
+        let s = applied(&s, Edit::Subscribe { consumer: 1, topics: vec![0, 1, 0], subscribed: true });
+        assert_eq!(s.consumers[1].topics, ["T1", "T2"]);
+        let s = applied(&s, Edit::Subscribe { consumer: 1, topics: vec![1], subscribed: false });
+        assert_eq!(s.consumers[1].topics, ["T1"]);
         let s = applied(&s, Edit::RenameConsumer { consumer: 0, id: "A".into() });
         let s = applied(&s, Edit::SetInstanceId { consumer: 0, instance_id: Some("a-1".into()) });
         let s = applied(&s, Edit::SetRack { consumer: 0, rack: Some("r".into()) });

@@ -1,17 +1,40 @@
-//! The forms: topics, consumers with their subscription grid, and the one-click rebalance
-//! triggers. Each control dispatches one `Edit`; `scenario` refuses what is invalid.
+//! The forms: topics, consumers with their subscriptions, and the one-click rebalance triggers.
+//! Each control dispatches one `Edit`; `scenario` refuses what is invalid.
+//!
+//! Only what changed re-renders. The editors read the store; their rows do not: a row gets its own
+//! topic or consumer (compared by value, not by the scenario it comes from), its own refusal and
+//! callbacks that stay the same from one render to the next, so an edit to one consumer re-renders
+//! that row and nothing else. Rows are keyed by [`RowKeys`], which survive renames; when a row's
+//! remove button takes the row away, the focus moves to the same button of the next row.
 
-use scenario::{ConsumerSpec, TopicSpec};
-use web_sys::HtmlSelectElement;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use scenario::{ConsumerSpec, Scenario, TopicSpec};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::{Action, Edit, Field};
-use crate::ui::fields::{CountField, TextField};
-use crate::ui::{topic_class, Store};
+use crate::state::{Action, Edit, Field, State};
+use crate::ui::fields::{refusal, CountField, TextField};
+use crate::ui::keys::{RowKey, RowKeys};
+use crate::ui::{rendered, topic_class, Store};
+
+/// Up to this many topics, each consumer's subscriptions are checkboxes in its row; beyond, a
+/// picker (one open at a time) keeps the editor from rendering a checkbox per consumer and topic.
+pub const INLINE_TOPICS: usize = 8;
+/// The most topics a picker lists at once; a filter narrows the rest.
+const PICKER_LIST: usize = 500;
 
 /// `"a, b ,c"` to `["a", "b", "c"]`.
 fn split_list(text: &str) -> Vec<String> {
     text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
+fn optional(text: String) -> Option<String> {
+    let text = text.trim().to_string();
+    (!text.is_empty()).then_some(text)
 }
 
 /// A callback, for any DOM event, that makes one edit.
@@ -20,69 +43,254 @@ fn on<E: 'static>(store: &Store, edit: Edit) -> Callback<E> {
     Callback::from(move |_| store.dispatch(Action::Edit(edit.clone())))
 }
 
-/// A callback that makes the edit `make` builds from a field's value.
-fn on_value<T: 'static>(store: &Store, make: impl Fn(T) -> Edit + 'static) -> Callback<T> {
-    let store = store.clone();
-    Callback::from(move |value: T| store.dispatch(Action::Edit(make(value))))
+/// The topic at a position of a scenario, compared by its value: a row that shows it re-renders
+/// when it changed, not when anything else in the scenario did.
+#[derive(Clone)]
+pub struct TopicOf(Rc<Scenario>, usize);
+
+impl TopicOf {
+    fn get(&self) -> Option<&TopicSpec> {
+        self.0.topics.get(self.1)
+    }
 }
 
-fn optional(text: String) -> Option<String> {
-    let text = text.trim().to_string();
-    (!text.is_empty()).then_some(text)
+impl PartialEq for TopicOf {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+/// The consumer at a position of a scenario, compared by its value.
+#[derive(Clone)]
+pub struct ConsumerOf(Rc<Scenario>, usize);
+
+impl ConsumerOf {
+    fn get(&self) -> Option<&ConsumerSpec> {
+        self.0.consumers.get(self.1)
+    }
+}
+
+impl PartialEq for ConsumerOf {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+/// The names of a scenario's topics, in order, compared by value.
+#[derive(Clone)]
+pub struct TopicNames(Rc<Scenario>);
+
+impl TopicNames {
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.topics.iter().map(|t| t.name.as_str())
+    }
+
+    fn len(&self) -> usize {
+        self.0.topics.len()
+    }
+}
+
+impl PartialEq for TopicNames {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.iter().eq(other.iter())
+    }
+}
+
+/// A refused edit of a row's field and why, as that row shows it.
+pub type Refused = Option<(Field, AttrValue)>;
+
+/// The refusal of the last edit if it came from a field `belongs` to.
+fn refused_where(state: &State, belongs: impl Fn(Field) -> bool) -> Refused {
+    let field = state.refused.as_ref()?.field.filter(|f| belongs(*f))?;
+    Some((field, state.refusal(field)?.into()))
+}
+
+fn error_of(refused: &Refused, field: Field) -> Option<AttrValue> {
+    refused.as_ref().filter(|(f, _)| *f == field).map(|(_, message)| message.clone())
+}
+
+fn topic_of_field(field: Field) -> Option<usize> {
+    match field {
+        Field::TopicName(i)
+        | Field::Partitions(i)
+        | Field::ReplicationFactor(i)
+        | Field::ReplicaRacks(i)
+        | Field::PartitionRacks(i, _) => Some(i),
+        _ => None,
+    }
+}
+
+fn consumer_of_field(field: Field) -> Option<usize> {
+    match field {
+        Field::ConsumerId(i) | Field::InstanceId(i) | Field::Rack(i) | Field::Strategies(i) | Field::Patterns(i) => {
+            Some(i)
+        }
+        _ => None,
+    }
+}
+
+/// The callbacks every row of an editor shares, the same from one render to the next.
+#[hook]
+fn use_row_callbacks(store: &Store) -> (Callback<Edit>, Callback<(Field, String)>) {
+    let dispatcher = store.dispatcher();
+    let edit = use_callback(dispatcher.clone(), |edit: Edit, dispatcher| dispatcher.dispatch(Action::Edit(edit)));
+    let refuse = use_callback(dispatcher, |(field, message): (Field, String), dispatcher| {
+        dispatcher.dispatch(Action::Refuse { field, error: refusal(field, message) })
+    });
+    (edit, refuse)
+}
+
+/// A row's callback that makes the edit `make` builds from its position and a value; the same
+/// callback while the row keeps its position.
+#[hook]
+fn use_edit<T: 'static>(index: usize, edit: &Callback<Edit>, make: fn(usize, T) -> Edit) -> Callback<T> {
+    use_callback((index, edit.clone()), move |value: T, (index, edit)| edit.emit(make(*index, value)))
+}
+
+/// Where the focus goes once a row's remove button has taken its row away: the same button of the
+/// row that took its place, or of the row before when it was the last, or the editor's add button
+/// when none is left.
+#[derive(Default)]
+struct Removal {
+    pending: Option<(RowKey, Option<RowKey>)>,
+}
+
+impl Removal {
+    fn plan(&mut self, keys: &RowKeys, index: usize) {
+        if let Some(removed) = keys.key_at(index) {
+            self.pending = Some((removed, keys.neighbour(index)));
+        }
+    }
+
+    /// After a render: moves the focus if the row planned for removal is gone.
+    fn settle(&mut self, keys: &[RowKey], rows: &NodeRef, button: &str, add: &NodeRef) {
+        let Some((removed, neighbour)) = self.pending.take() else { return };
+        if keys.contains(&removed) {
+            return;
+        }
+        let target = neighbour
+            .filter(|key| keys.contains(key))
+            .and_then(|key| {
+                rows.cast::<web_sys::Element>()?.query_selector(&format!("[data-row=\"{key}\"] {button}")).ok()?
+            })
+            .or_else(|| add.cast::<web_sys::Element>());
+        if let Some(element) = target.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+            let _ = element.focus();
+        }
+    }
+}
+
+/// A callback that removes the row at its position with `make`, moving the focus afterwards.
+#[hook]
+fn use_remove(
+    edit: &Callback<Edit>,
+    keys: &Rc<RefCell<RowKeys>>,
+    removal: &Rc<RefCell<Removal>>,
+    make: fn(usize) -> Edit,
+) -> Callback<usize> {
+    let (keys, removal) = (Rc::clone(keys), Rc::clone(removal));
+    use_callback(edit.clone(), move |index: usize, edit| {
+        removal.borrow_mut().plan(&keys.borrow(), index);
+        edit.emit(make(index));
+    })
 }
 
 #[function_component]
 pub fn TopicsEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let topics = store.scenario.topics.clone();
-    let rows = topics.iter().enumerate().map(|(i, topic)| topic_row(&store, i, topic));
-    let add = on(&store, Edit::AddTopic);
+    rendered("TopicsEditor");
+    let (edit, refuse) = use_row_callbacks(&store);
+    let keys = use_mut_ref(RowKeys::default);
+    let removal = use_mut_ref(Removal::default);
+    let remove = use_remove(&edit, &keys, &removal, |topic| Edit::RemoveTopic { topic });
+    let (table, add_button) = (use_node_ref(), use_node_ref());
+    let scenario = Rc::clone(&store.scenario);
+    let row_keys = keys.borrow_mut().follow(scenario.topics.iter().map(|t| t.name.as_str()));
+    {
+        let (row_keys, table, add_button) = (row_keys.clone(), table.clone(), add_button.clone());
+        use_effect(move || removal.borrow_mut().settle(&row_keys, &table, "button.remove", &add_button));
+    }
+    let refused = store.refused.as_ref().and_then(|r| r.field).and_then(topic_of_field);
+    let rows = row_keys.iter().enumerate().map(|(index, &row)| {
+        let refused =
+            if refused == Some(index) { refused_where(&store, |f| topic_of_field(f) == Some(index)) } else { None };
+        html! {
+            <TopicRow key={row} {row} {index} topic={TopicOf(Rc::clone(&scenario), index)} {refused}
+                edit={edit.clone()} refuse={refuse.clone()} remove={remove.clone()} />
+        }
+    });
     html! {
         <section class="editor" aria-labelledby="topics-heading">
             <h2 id="topics-heading">{ "Topics" }</h2>
-            <table class="topics">
+            <table class="topics" ref={table}>
                 <thead><tr>
                     <th scope="col">{ "Name" }</th><th scope="col">{ "Partitions" }</th>
                     <th scope="col">{ "Replicas × racks" }</th><th scope="col"><span class="sr-only">{ "Actions" }</span></th>
                 </tr></thead>
-                <tbody>{ for rows }</tbody>
+                { for rows }
             </table>
-            <button type="button" onclick={add}>{ "Add topic" }</button>
+            <button type="button" ref={add_button} onclick={on(&store, Edit::AddTopic)}>{ "Add topic" }</button>
         </section>
     }
 }
 
-fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
-    let rename = on_value(store, move |name| Edit::RenameTopic { topic: i, name });
-    let set_partitions = on_value(store, move |partitions| Edit::SetPartitions { topic: i, partitions });
-    let factor = topic.replicas.as_ref().map_or(0, |l| l.factor);
-    let racks = topic.replicas.as_ref().map(|l| scenario::format::replica_racks_text(&l.racks)).unwrap_or_default();
-    let set_factor = on_value(store, move |text: String| Edit::SetReplicationFactor {
-        topic: i,
+#[derive(Properties, PartialEq)]
+struct TopicRowProps {
+    row: RowKey,
+    index: usize,
+    topic: TopicOf,
+    refused: Refused,
+    edit: Callback<Edit>,
+    refuse: Callback<(Field, String)>,
+    remove: Callback<usize>,
+}
+
+#[function_component]
+fn TopicRow(props: &TopicRowProps) -> Html {
+    rendered("TopicRow");
+    let i = props.index;
+    let rename = use_edit(i, &props.edit, |topic, name| Edit::RenameTopic { topic, name });
+    let set_partitions = use_edit(i, &props.edit, |topic, partitions| Edit::SetPartitions { topic, partitions });
+    let set_factor = use_edit(i, &props.edit, |topic, text: String| Edit::SetReplicationFactor {
+        topic,
         factor: text.trim().parse().unwrap_or(0),
     });
-    let set_racks = on_value(store, move |text: String| Edit::SetReplicaRacks {
-        topic: i,
+    let set_racks = use_edit(i, &props.edit, |topic, text: String| Edit::SetReplicaRacks {
+        topic,
         racks: scenario::format::parse_replica_racks(&text),
     });
-    let remove = on(store, Edit::RemoveTopic { topic: i });
+    let set_partition_racks = use_edit(i, &props.edit, |topic, (partition, text): (u32, String)| {
+        let racks =
+            (!text.trim().is_empty() || text.contains(',')).then(|| scenario::format::parse_replica_racks(&text));
+        Edit::SetPartitionRacks { topic, partition, racks }
+    });
+    let remove = use_callback((i, props.remove.clone()), |_: MouseEvent, (i, remove)| remove.emit(*i));
+    let Some(topic) = props.topic.get() else { return html! {} };
+    let factor = topic.replicas.as_ref().map_or(0, |l| l.factor);
+    let racks = topic.replicas.as_ref().map(|l| scenario::format::replica_racks_text(&l.racks)).unwrap_or_default();
     let racks_known = topic.replicas.is_some() || !topic.rack_overrides.is_empty();
+    let error = |field| error_of(&props.refused, field);
+    let refuse = props.refuse.clone();
     html! {
-        <key={i}>
+        <tbody data-row={props.row.to_string()}>
         <tr class={topic_class(i)} data-topic={topic.name.clone()}>
             <td><span class="swatch" aria-hidden="true"></span>
-                <TextField label={format!("Name of topic {}", i + 1)} compact=true value={topic.name.clone()} field={Field::TopicName(i)} on_input={rename} /></td>
-            <td><CountField label={format!("Partitions of {}", topic.name)} value={topic.partitions} field={Field::Partitions(i)} on_set={set_partitions} /></td>
+                <TextField label={format!("Name of topic {}", i + 1)} compact=true value={topic.name.clone()} field={Field::TopicName(i)}
+                    error={error(Field::TopicName(i))} on_input={rename} on_refuse={refuse.clone()} /></td>
+            <td><CountField label={format!("Partitions of {}", topic.name)} value={topic.partitions} field={Field::Partitions(i)}
+                error={error(Field::Partitions(i))} on_set={set_partitions} on_refuse={refuse.clone()} /></td>
             <td class="replicas">
-                <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–" field={Field::ReplicationFactor(i)} on_input={set_factor} />
-                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks (- for a broker without one)" field={Field::ReplicaRacks(i)} on_input={set_racks} />
+                <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–"
+                    field={Field::ReplicationFactor(i)} error={error(Field::ReplicationFactor(i))} on_input={set_factor} on_refuse={refuse.clone()} />
+                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks (- for a broker without one)"
+                    field={Field::ReplicaRacks(i)} error={error(Field::ReplicaRacks(i))} on_input={set_racks} on_refuse={refuse.clone()} />
             </td>
-            <td><button type="button" class="icon" aria-label={format!("Remove topic {}", topic.name)} onclick={remove}>{ "✕" }</button></td>
+            <td><button type="button" class="icon remove" aria-label={format!("Remove topic {}", topic.name)} onclick={remove}>{ "✕" }</button></td>
         </tr>
         if racks_known {
-            <tr class="partition-racks"><td colspan="4">{ partition_racks(store, i, topic) }</td></tr>
+            <tr class="partition-racks"><td colspan="4">{ partition_racks(i, topic, &props.refused, &set_partition_racks, &refuse) }</td></tr>
         }
-        </>
+        </tbody>
     }
 }
 
@@ -90,21 +298,25 @@ fn topic_row(store: &Store, i: usize, topic: &TopicSpec) -> Html {
 const RACK_EDIT_LIMIT: u32 = 64;
 
 /// Each partition's replica racks, editable one by one (an override of the layout).
-fn partition_racks(store: &Store, i: usize, topic: &TopicSpec) -> Html {
+fn partition_racks(
+    i: usize,
+    topic: &TopicSpec,
+    refused: &Refused,
+    set: &Callback<(u32, String)>,
+    refuse: &Callback<(Field, String)>,
+) -> Html {
     if topic.partitions > RACK_EDIT_LIMIT {
         return html! { <p class="hint">{ format!("Racks follow the layout (per-partition editing up to {RACK_EDIT_LIMIT} partitions).") }</p> };
     }
     let rows = (0..topic.partitions).map(|p| {
-        let on_input = on_value(store, move |text: String| {
-            let racks = (!text.trim().is_empty() || text.contains(',')).then(|| scenario::format::parse_replica_racks(&text));
-            Edit::SetPartitionRacks { topic: i, partition: p, racks }
-        });
         let overridden = topic.rack_overrides.contains_key(&p);
+        let field = Field::PartitionRacks(i, p);
         html! {
             <span class={classes!("partition-rack", overridden.then_some("overridden"))}>
                 <span class="pnum" aria-hidden="true">{ p }</span>
                 <TextField label={format!("Replica racks of {}-{p}", topic.name)} compact=true value={scenario::format::replica_racks_text(&topic.racks_of(p))}
-                    placeholder="none (- for a broker without a rack)" field={Field::PartitionRacks(i, p)} {on_input} />
+                    placeholder="none (- for a broker without a rack)" {field} error={error_of(refused, field)}
+                    on_input={set.reform(move |text| (p, text))} on_refuse={refuse.clone()} />
             </span>
         }
     });
@@ -119,60 +331,229 @@ fn partition_racks(store: &Store, i: usize, topic: &TopicSpec) -> Html {
 #[function_component]
 pub fn ConsumersEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let scenario = store.scenario.clone();
-    let add = on(&store, Edit::AddConsumer);
+    rendered("ConsumersEditor");
+    let (edit, refuse) = use_row_callbacks(&store);
+    let keys = use_mut_ref(RowKeys::default);
+    let removal = use_mut_ref(Removal::default);
+    let remove = use_remove(&edit, &keys, &removal, |consumer| Edit::Leave { consumer });
+    let open_picker = use_state(|| None::<RowKey>);
+    let (list, add_button) = (use_node_ref(), use_node_ref());
+    let scenario = Rc::clone(&store.scenario);
+    let row_keys = keys.borrow_mut().follow(scenario.consumers.iter().map(|c| c.id.as_str()));
+    {
+        let (row_keys, list, add_button) = (row_keys.clone(), list.clone(), add_button.clone());
+        use_effect(move || removal.borrow_mut().settle(&row_keys, &list, "button.crash", &add_button));
+    }
+    let topics = TopicNames(Rc::clone(&scenario));
+    let refused = store.refused.as_ref().and_then(|r| r.field).and_then(consumer_of_field);
+    let rows = row_keys.iter().enumerate().map(|(index, &row)| {
+        let refused =
+            if refused == Some(index) { refused_where(&store, |f| consumer_of_field(f) == Some(index)) } else { None };
+        html! {
+            <ConsumerRow key={row} {row} {index} consumer={ConsumerOf(Rc::clone(&scenario), index)} topics={topics.clone()}
+                {refused} picker_open={*open_picker == Some(row)} edit={edit.clone()} refuse={refuse.clone()}
+                remove={remove.clone()} open_picker={open_picker.setter()} />
+        }
+    });
     html! {
-        <section class="editor" aria-labelledby="consumers-heading">
+        <section class="editor consumers-editor" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ "Consumers and subscriptions" }</h2>
-            <div class="scroll">
-            <table class="consumers">
-                <thead><tr>
-                    <th scope="col">{ "member.id" }</th>
-                    <th scope="col">{ "group.instance.id" }</th>
-                    <th scope="col">{ "client.rack" }</th>
-                    <th scope="col">{ "partition.assignment.strategy" }</th>
-                    { for scenario.topics.iter().enumerate().map(|(t, topic)| html! {
-                        <th scope="col" class={classes!("topic-col", topic_class(t))}><span class="swatch" aria-hidden="true"></span>{ topic.name.clone() }</th>
-                    }) }
-                    <th scope="col">{ "Patterns" }</th>
-                    <th scope="col"><span class="sr-only">{ "Actions" }</span></th>
-                </tr></thead>
-                <tbody>
-                    { for scenario.consumers.iter().enumerate().map(|(i, c)| consumer_row(&store, i, c, &scenario.topics)) }
-                </tbody>
-            </table>
-            </div>
-            <button type="button" onclick={add}>{ "Add consumer" }</button>
+            <ol class="consumers" ref={list}>{ for rows }</ol>
+            <button type="button" ref={add_button} onclick={on(&store, Edit::AddConsumer)}>{ "Add consumer" }</button>
         </section>
     }
 }
 
-fn consumer_row(store: &Store, i: usize, consumer: &ConsumerSpec, topics: &[TopicSpec]) -> Html {
-    let rename = on_value(store, move |id| Edit::RenameConsumer { consumer: i, id });
-    let instance = on_value(store, move |t| Edit::SetInstanceId { consumer: i, instance_id: optional(t) });
-    let rack = on_value(store, move |t| Edit::SetRack { consumer: i, rack: optional(t) });
-    let strategies = on_value(store, move |t: String| Edit::SetStrategies { consumer: i, strategies: split_list(&t) });
-    let patterns = on_value(store, move |t: String| Edit::SetPatterns { consumer: i, patterns: split_list(&t) });
+#[derive(Properties, PartialEq)]
+struct ConsumerRowProps {
+    row: RowKey,
+    index: usize,
+    consumer: ConsumerOf,
+    topics: TopicNames,
+    refused: Refused,
+    picker_open: bool,
+    edit: Callback<Edit>,
+    refuse: Callback<(Field, String)>,
+    remove: Callback<usize>,
+    open_picker: UseStateSetter<Option<RowKey>>,
+}
+
+#[function_component]
+fn ConsumerRow(props: &ConsumerRowProps) -> Html {
+    rendered("ConsumerRow");
+    let i = props.index;
+    let rename = use_edit(i, &props.edit, |consumer, id| Edit::RenameConsumer { consumer, id });
+    let instance = use_edit(i, &props.edit, |consumer, t| Edit::SetInstanceId { consumer, instance_id: optional(t) });
+    let rack = use_edit(i, &props.edit, |consumer, t| Edit::SetRack { consumer, rack: optional(t) });
+    let strategies =
+        use_edit(i, &props.edit, |consumer, t: String| Edit::SetStrategies { consumer, strategies: split_list(&t) });
+    let patterns =
+        use_edit(i, &props.edit, |consumer, t: String| Edit::SetPatterns { consumer, patterns: split_list(&t) });
+    let toggle = use_edit(i, &props.edit, |consumer, topic| Edit::ToggleSubscription { consumer, topic });
+    let subscribe =
+        use_edit(i, &props.edit, |consumer, (topics, subscribed)| Edit::Subscribe { consumer, topics, subscribed });
+    let duplicate = use_edit(i, &props.edit, |consumer, _: MouseEvent| Edit::DuplicateConsumer { consumer });
+    let crash = use_callback((i, props.remove.clone()), |_: MouseEvent, (i, remove)| remove.emit(*i));
+    let picker_button = use_node_ref();
+    let flip_picker =
+        use_callback((props.row, props.picker_open, props.open_picker.clone()), |_: MouseEvent, (row, open, set)| {
+            set.set((!open).then_some(*row))
+        });
+    let close_picker = {
+        let (set, button) = (props.open_picker.clone(), picker_button.clone());
+        use_callback((), move |(), ()| {
+            set.set(None);
+            if let Some(button) = button.cast::<HtmlElement>() {
+                let _ = button.focus();
+            }
+        })
+    };
+    let Some(consumer) = props.consumer.get() else { return html! {} };
     let id = consumer.id.clone();
+    let error = |field| error_of(&props.refused, field);
+    let refuse = props.refuse.clone();
+    let subscribed: HashSet<&str> = consumer.topics.iter().map(String::as_str).collect();
+    let inline = props.topics.len() <= INLINE_TOPICS;
+    let subscriptions = if inline {
+        html! {
+            <span class="subscriptions" role="group" aria-label={format!("Topics {id} subscribes to")}>
+                { for props.topics.iter().enumerate().map(|(t, topic)| html! {
+                    <label class={classes!("sub", topic_class(t))}>
+                        <input type="checkbox" checked={subscribed.contains(topic)} onchange={toggle.reform(move |_| t)}
+                            aria-label={format!("{id} subscribes to {topic}")} />
+                        <span class="swatch" aria-hidden="true"></span><span class="topic-name">{ topic.to_string() }</span>
+                    </label>
+                }) }
+            </span>
+        }
+    } else {
+        let count = props.topics.iter().filter(|t| subscribed.contains(t)).count();
+        let total = props.topics.len();
+        html! {
+            <span class="subscriptions">
+                <button type="button" ref={picker_button} class="picker-toggle" onclick={flip_picker} aria-expanded={props.picker_open.to_string()}
+                    aria-label={format!("Subscriptions of {id}: {count} of {total} topics")}>
+                    { format!("{count} of {total} topics") }<span aria-hidden="true">{ if props.picker_open { " ▴" } else { " ▾" } }</span>
+                </button>
+            </span>
+        }
+    };
     html! {
-        <tr key={i} data-consumer={id.clone()}>
-            <th scope="row"><TextField label={format!("member.id of consumer {}", i + 1)} compact=true value={id.clone()} field={Field::ConsumerId(i)} on_input={rename} /></th>
-            <td><TextField label={format!("group.instance.id of {id}")} compact=true placeholder="dynamic" value={consumer.instance_id.clone().unwrap_or_default()} field={Field::InstanceId(i)} on_input={instance} /></td>
-            <td><TextField label={format!("client.rack of {id}")} compact=true placeholder="none" value={consumer.rack.clone().unwrap_or_default()} field={Field::Rack(i)} on_input={rack} /></td>
-            <td><TextField label={format!("partition.assignment.strategy of {id}")} compact=true value={consumer.strategies.join(", ")} field={Field::Strategies(i)} on_input={strategies} /></td>
-            { for topics.iter().enumerate().map(|(t, topic)| {
-                let checked = consumer.topics.contains(&topic.name);
-                let onchange = on(store, Edit::ToggleSubscription { consumer: i, topic: t });
-                html! { <td class={classes!("grid", topic_class(t))}>
-                    <input type="checkbox" {checked} {onchange} aria-label={format!("{id} subscribes to {}", topic.name)} />
-                </td> }
-            }) }
-            <td><TextField label={format!("Pattern subscriptions of {id}")} compact=true placeholder="e.g. test-.*" value={consumer.patterns.join(", ")} field={Field::Patterns(i)} on_input={patterns} /></td>
-            <td class="actions">
-                <button type="button" onclick={on(store, Edit::DuplicateConsumer { consumer: i })} aria-label={format!("Duplicate {id}")}>{ "Duplicate" }</button>
-                <button type="button" class="danger" onclick={on(store, Edit::Leave { consumer: i })} aria-label={format!("{id} crashes or leaves")}>{ "Crash" }</button>
-            </td>
-        </tr>
+        <li class="consumer" data-consumer={id.clone()} data-row={props.row.to_string()}>
+            <div class="consumer-main">
+                <TextField label={format!("member.id of consumer {}", i + 1)} compact=true value={id.clone()} field={Field::ConsumerId(i)}
+                    error={error(Field::ConsumerId(i))} on_input={rename} on_refuse={refuse.clone()} />
+                { subscriptions }
+                <span class="actions">
+                    <button type="button" onclick={duplicate} aria-label={format!("Duplicate {id}")}>{ "Duplicate" }</button>
+                    <button type="button" class="danger crash" onclick={crash} aria-label={format!("{id} crashes or leaves")}>{ "Crash" }</button>
+                </span>
+            </div>
+            if props.picker_open && !inline {
+                <TopicPicker id={id.clone()} consumer={props.consumer.clone()} topics={props.topics.clone()} {toggle} {subscribe} on_close={close_picker} />
+            }
+            <div class="consumer-details">
+                <TextField label={format!("group.instance.id of {id}")} caption="group.instance.id" compact=true placeholder="dynamic"
+                    value={consumer.instance_id.clone().unwrap_or_default()} field={Field::InstanceId(i)} error={error(Field::InstanceId(i))}
+                    on_input={instance} on_refuse={refuse.clone()} />
+                <TextField label={format!("client.rack of {id}")} caption="client.rack" compact=true placeholder="none"
+                    value={consumer.rack.clone().unwrap_or_default()} field={Field::Rack(i)} error={error(Field::Rack(i))}
+                    on_input={rack} on_refuse={refuse.clone()} />
+                <TextField label={format!("partition.assignment.strategy of {id}")} caption="partition.assignment.strategy" compact=true
+                    value={consumer.strategies.join(", ")} field={Field::Strategies(i)} error={error(Field::Strategies(i))}
+                    on_input={strategies} on_refuse={refuse.clone()} />
+                <TextField label={format!("Pattern subscriptions of {id}")} caption="patterns" compact=true placeholder="e.g. test-.*"
+                    value={consumer.patterns.join(", ")} field={Field::Patterns(i)} error={error(Field::Patterns(i))}
+                    on_input={patterns} on_refuse={refuse} />
+            </div>
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TopicPickerProps {
+    id: AttrValue,
+    consumer: ConsumerOf,
+    topics: TopicNames,
+    toggle: Callback<usize>,
+    subscribe: Callback<(Vec<usize>, bool)>,
+    on_close: Callback<()>,
+}
+
+/// One consumer's topics, for groups with too many for a checkbox each in every row: filter them,
+/// tick them one by one, or all (or none) of those shown in one edit.
+#[function_component]
+fn TopicPicker(props: &TopicPickerProps) -> Html {
+    rendered("TopicPicker");
+    let filter = use_state(String::new);
+    let search = use_node_ref();
+    {
+        // Opened from its button: the filter takes the focus.
+        let search = search.clone();
+        use_effect_with((), move |_| {
+            if let Some(input) = search.cast::<HtmlElement>() {
+                let _ = input.focus();
+            }
+        });
+    }
+    let Some(consumer) = props.consumer.get() else { return html! {} };
+    let subscribed: HashSet<&str> = consumer.topics.iter().map(String::as_str).collect();
+    let needle = filter.trim().to_lowercase();
+    let shown: Vec<(usize, &str)> = props
+        .topics
+        .iter()
+        .enumerate()
+        .filter(|(_, name)| needle.is_empty() || name.to_lowercase().contains(&needle))
+        .collect();
+    let positions: Vec<usize> = shown.iter().map(|(t, _)| *t).collect();
+    let all = {
+        let (subscribe, positions) = (props.subscribe.clone(), positions.clone());
+        Callback::from(move |_: MouseEvent| subscribe.emit((positions.clone(), true)))
+    };
+    let none = {
+        let subscribe = props.subscribe.clone();
+        Callback::from(move |_: MouseEvent| subscribe.emit((positions.clone(), false)))
+    };
+    let oninput = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| filter.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let onkeydown = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                // Ours: a dialog open elsewhere stays open.
+                e.prevent_default();
+                on_close.emit(());
+            }
+        })
+    };
+    let done = props.on_close.reform(|_: MouseEvent| ());
+    let id = &props.id;
+    let chosen = shown.iter().filter(|(_, name)| subscribed.contains(name)).count();
+    html! {
+        <div class="picker" role="group" aria-label={format!("Topics {id} subscribes to")} {onkeydown}>
+            <div class="picker-bar">
+                <input ref={search} type="search" placeholder="Filter topics" aria-label={format!("Filter the topics of {id}")}
+                    value={(*filter).clone()} {oninput} />
+                <button type="button" onclick={all} aria-label={format!("Subscribe {id} to every topic shown")}>{ "All shown" }</button>
+                <button type="button" onclick={none} aria-label={format!("Unsubscribe {id} from every topic shown")}>{ "None shown" }</button>
+                <span class="hint">{ format!("{chosen} of {} shown", shown.len()) }</span>
+                <button type="button" class="done" onclick={done}>{ "Done" }</button>
+            </div>
+            <div class="picker-list">
+                { for shown.iter().take(PICKER_LIST).map(|&(t, topic)| html! {
+                    <label class={classes!("sub", topic_class(t))}>
+                        <input type="checkbox" checked={subscribed.contains(topic)} onchange={props.toggle.reform(move |_| t)}
+                            aria-label={format!("{id} subscribes to {topic}")} />
+                        <span class="swatch" aria-hidden="true"></span><span class="topic-name">{ topic.to_string() }</span>
+                    </label>
+                }) }
+            </div>
+            if shown.len() > PICKER_LIST {
+                <p class="hint">{ format!("{} more: filter to find them.", shown.len() - PICKER_LIST) }</p>
+            }
+        </div>
     }
 }
 
@@ -205,7 +586,7 @@ pub fn EventsBar() -> Html {
                 }
             </span>
             <button type="button" onclick={on(&store, Edit::CreateTopic)}>{ if pattern { "Create a topic matching the pattern" } else { "Create a topic" } }</button>
-            <span class="hint">{ "Crash a consumer from its row; subscribe with the grid." }</span>
+            <span class="hint">{ "Crash a consumer from its row; subscribe from its row too." }</span>
         </section>
     }
 }

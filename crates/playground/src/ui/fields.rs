@@ -1,5 +1,9 @@
-//! Inputs that keep what the person typed, dispatch each edit as they type, and show why an edit
-//! was refused right beside the field.
+//! Inputs that keep what the person typed, emit each edit as they type, and show why an edit was
+//! refused right beside the field.
+//!
+//! They are pure: everything they show comes in as props (the value, the refusal) and everything
+//! they do goes out through callbacks, so a field re-renders only when its own value or refusal
+//! changes, never because something else in the store did.
 //!
 //! Every field has a size limit ([`Field::max_len`]): longer input is refused before anything looks
 //! at it.
@@ -16,14 +20,13 @@ use scenario::validate::{self, Problem, Severity};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::state::{Action, EditError, Field};
-use crate::ui::Store;
+use crate::state::{EditError, Field};
 
 /// How long a number field waits after a keystroke before it applies what was typed.
 pub const SETTLE_MS: u32 = 600;
 
 /// A refusal of what was typed into `field`, located as `validate` locates its problems.
-fn refusal(field: Field, message: String) -> EditError {
+pub fn refusal(field: Field, message: String) -> EditError {
     EditError::Invalid(Problem { severity: Severity::Error, location: field.location(), message })
 }
 
@@ -33,9 +36,17 @@ pub struct TextFieldProps {
     /// The committed value.
     pub value: AttrValue,
     pub field: Field,
+    /// Why the last edit of this field was refused, if it was.
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
     pub on_input: Callback<String>,
+    /// What was typed is not even a value (too long, letters in a count): the message to show.
+    pub on_refuse: Callback<(Field, String)>,
     #[prop_or_default]
     pub placeholder: AttrValue,
+    /// A short visible caption (the label itself stays for screen readers only).
+    #[prop_or_default]
+    pub caption: Option<AttrValue>,
     /// `text` or `number`.
     #[prop_or(AttrValue::Static("text"))]
     pub kind: AttrValue,
@@ -54,7 +65,7 @@ fn whole_number_problem(text: String) -> Option<String> {
 
 #[function_component]
 pub fn TextField(props: &TextFieldProps) -> Html {
-    let store = use_context::<Store>();
+    crate::ui::rendered("TextField");
     let draft = use_state(|| props.value.to_string());
     // A number waiting for the typing to pause, and its timer.
     let pending = use_mut_ref(|| None::<String>);
@@ -68,7 +79,7 @@ pub fn TextField(props: &TextFieldProps) -> Html {
             timer.borrow_mut().take();
         });
     }
-    let error = store.as_ref().and_then(|s| s.refusal(props.field));
+    let error = props.error.clone();
     {
         // Once the refusal is gone (another edit was made), show the committed value again.
         let draft = draft.clone();
@@ -85,18 +96,15 @@ pub fn TextField(props: &TextFieldProps) -> Html {
     };
     let oninput = {
         let (draft, on_input, field) = (draft.clone(), props.on_input.clone(), props.field);
-        let (pending, timer, apply_now, store) = (pending.clone(), timer.clone(), Rc::clone(&apply_now), store.clone());
+        let (pending, timer, apply_now, on_refuse) =
+            (pending.clone(), timer.clone(), Rc::clone(&apply_now), props.on_refuse.clone());
         let check = props.check.clone().unwrap_or_else(|| Callback::from(whole_number_problem));
         Callback::from(move |e: InputEvent| {
             let value = e.target_unchecked_into::<HtmlInputElement>().value();
             draft.set(value.clone());
             pending.borrow_mut().take();
             timer.borrow_mut().take();
-            let refuse = |message: String| {
-                if let Some(store) = &store {
-                    store.dispatch(Action::Refuse { field, error: refusal(field, message) });
-                }
-            };
+            let refuse = |message: String| on_refuse.emit((field, message));
             let limit = field.max_len();
             if validate::longer_than(&value, limit) {
                 return refuse(format!("at most {limit} characters here"));
@@ -122,8 +130,11 @@ pub fn TextField(props: &TextFieldProps) -> Html {
         }
     });
     html! {
-        <label class={classes!("field", props.compact.then_some("compact"))}>
+        <label class={classes!("field", props.compact.then_some("compact"), props.caption.is_some().then_some("captioned"))}>
             <span class="label">{ props.label.clone() }</span>
+            if let Some(caption) = &props.caption {
+                <span class="caption" aria-hidden="true">{ caption.clone() }</span>
+            }
             <input type={props.kind.clone()} value={(*draft).clone()} {oninput} {onchange} {onkeydown} placeholder={props.placeholder.clone()}
                 aria-invalid={error.is_some().then_some("true")} />
             if let Some(message) = error {
@@ -147,36 +158,34 @@ pub struct CountFieldProps {
     pub label: AttrValue,
     pub value: u32,
     pub field: Field,
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
     pub on_set: Callback<u32>,
+    pub on_refuse: Callback<(Field, String)>,
 }
 
 /// A partition count: typed (checked at each keystroke, applied whole) or stepped with − and +.
 #[function_component]
 pub fn CountField(props: &CountFieldProps) -> Html {
-    let on_input = {
-        let on_set = props.on_set.clone();
-        // Checked already: only a count reaches here (or an empty field, which waits for one).
-        Callback::from(move |text: String| {
-            if let Ok(Some(n)) = validate::parse_partition_count(&text) {
-                on_set.emit(n);
-            }
-        })
-    };
-    let check = Callback::from(|text: String| validate::parse_partition_count(&text).err());
-    let step = |delta: i64| {
-        let (on_set, value) = (props.on_set.clone(), props.value);
-        Callback::from(move |_| {
-            let next = i64::from(value) + delta;
-            if let Ok(n) = u32::try_from(next) {
-                on_set.emit(n);
-            }
-        })
-    };
+    // Checked already: only a count reaches here (or an empty field, which waits for one).
+    let on_input = use_callback(props.on_set.clone(), |text: String, on_set| {
+        if let Ok(Some(n)) = validate::parse_partition_count(&text) {
+            on_set.emit(n);
+        }
+    });
+    let check = use_callback((), |text: String, ()| validate::parse_partition_count(&text).err());
+    let step = use_callback((props.on_set.clone(), props.value), |delta: i64, (on_set, value)| {
+        if let Ok(n) = u32::try_from(i64::from(*value) + delta) {
+            on_set.emit(n);
+        }
+    });
+    let (minus, plus) = (step.reform(|_: MouseEvent| -1), step.reform(|_: MouseEvent| 1));
     html! {
         <span class="count-field">
-            <TextField label={props.label.clone()} value={props.value.to_string()} field={props.field} {on_input} {check} kind="number" compact=true />
-            <button type="button" class="step" aria-label={format!("{} minus one", props.label)} onclick={step(-1)}>{ "−" }</button>
-            <button type="button" class="step" aria-label={format!("{} plus one", props.label)} onclick={step(1)}>{ "+" }</button>
+            <TextField label={props.label.clone()} value={props.value.to_string()} field={props.field} error={props.error.clone()}
+                {on_input} on_refuse={props.on_refuse.clone()} {check} kind="number" compact=true />
+            <button type="button" class="step" aria-label={format!("{} minus one", props.label)} onclick={minus}>{ "−" }</button>
+            <button type="button" class="step" aria-label={format!("{} plus one", props.label)} onclick={plus}>{ "+" }</button>
         </span>
     }
 }

@@ -4,10 +4,11 @@
 
 use gloo::file::callbacks::FileReader;
 use scenario::import::{self, ImportError, Imported, Options, Unread, WeightSource};
-use web_sys::{DragEvent, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
+use web_sys::{DragEvent, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::state::Action;
+use crate::ui::dialog::Dialog;
 use crate::ui::Store;
 
 #[derive(Properties, PartialEq)]
@@ -112,21 +113,9 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
             }
         })
     };
-    let close = {
-        let close = props.on_close.clone();
-        Callback::from(move |_| close.emit(()))
-    };
-    let onkeydown = {
-        let close = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                close.emit(());
-            }
-        })
-    };
 
     html! {
-        <div class="dialog import-dialog" role="dialog" aria-label="Import from Kafka" {onkeydown}>
+        <Dialog label="Import from Kafka" class="import-dialog" on_close={props.on_close.clone()}>
             <p>
                 { "Paste what " }<code>{ "kafka-consumer-groups.sh" }</code>{ " prints for your group — " }
                 <code>{ "--describe" }</code>{ ", " }<code>{ "--describe --members --verbose" }</code>{ " and " }
@@ -160,9 +149,8 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
                 <button type="button" class="primary" disabled={!matches!(result.as_ref(), Some(r) if r.outcome.is_ok())} onclick={onimport}>
                     { "Import this group" }
                 </button>
-                <button type="button" onclick={close}>{ "Close" }</button>
             </div>
-        </div>
+        </Dialog>
     }
 }
 

@@ -2,10 +2,13 @@
 //! assignment logic: they render what `computed` holds.
 
 pub mod config;
+pub mod dialog;
 pub mod editors;
 pub mod explain;
 pub mod fields;
 pub mod import;
+pub mod intro;
+pub mod keys;
 pub mod panel;
 pub mod saved;
 pub mod share;
@@ -21,4 +24,18 @@ pub type Store = UseReducerHandle<State>;
 /// The colour class of the topic at `index`: eight Okabe–Ito colours, safe for colour-blind eyes.
 pub fn topic_class(index: usize) -> String {
     format!("topic-{}", index % 8)
+}
+
+/// Counts a render of `component`, in debug builds only, on the page's root element
+/// (`data-renders-<component>`): how a browser test checks that an edit re-renders only what it
+/// changed. Release builds count nothing.
+pub fn rendered(component: &str) {
+    #[cfg(all(debug_assertions, target_arch = "wasm32"))]
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let attribute = format!("data-renders-{}", component.to_lowercase());
+        let count = root.get_attribute(&attribute).and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+        let _ = root.set_attribute(&attribute, &(count + 1).to_string());
+    }
+    #[cfg(not(all(debug_assertions, target_arch = "wasm32")))]
+    let _ = component;
 }

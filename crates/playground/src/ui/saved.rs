@@ -11,6 +11,7 @@ use yew::prelude::*;
 use crate::browser;
 use crate::saved::{self, Entry, Kept, Opening, Origin, Session, Unreadable, Unsaved};
 use crate::state::Action;
+use crate::ui::dialog::Dialog;
 use crate::ui::share::slug;
 use crate::ui::Store;
 
@@ -262,6 +263,10 @@ pub fn RecentScenarios() -> Html {
         let open = open.clone();
         Callback::from(move |_| open.set(!*open))
     };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |()| open.set(false))
+    };
     // Work saved beside unreadable work is kept under this tab's own entry: not listed as another.
     let own = keeper.session.borrow().id.clone();
     let kept: Vec<Entry> = keeper.status.kept.iter().filter(|e| e.id != own).cloned().collect();
@@ -292,17 +297,16 @@ pub fn RecentScenarios() -> Html {
     });
     html! {
         <div class="recent">
-            <button type="button" onclick={toggle.clone()} aria-expanded={open.to_string()}>{ format!("Recent ({})", kept.len()) }</button>
+            <button type="button" onclick={toggle} aria-expanded={open.to_string()}>{ format!("Recent ({})", kept.len()) }</button>
             if *open {
-                <div class="dialog" role="dialog" aria-label="Recent scenarios">
+                <Dialog label="Recent scenarios" on_close={close}>
                     if kept.is_empty() {
                         <p class="hint">{ "Nothing kept yet. When a link, a preset or a file replaces your scenario, it is kept here." }</p>
                     } else {
                         <ul class="recent-list">{ for rows }</ul>
                     }
                     <p class="hint">{ format!("This browser keeps the last {} scenarios you left, up to {} MB.", saved::MAX_KEPT, saved::HISTORY_BUDGET / 1_000_000) }</p>
-                    <button type="button" onclick={toggle.clone()}>{ "Close" }</button>
-                </div>
+                </Dialog>
             }
         </div>
     }

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::state::Action;
+use crate::ui::dialog::Dialog;
 use crate::ui::import::ImportDialog;
 use crate::ui::Store;
 
@@ -26,6 +27,10 @@ pub fn ShareBar() -> Html {
             copied.set(None);
             open.set(if *open == Some(which) { None } else { Some(which) });
         })
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |()| open.set(None))
     };
     let copy = {
         let (link, copied) = (link.clone(), copied.clone());
@@ -84,7 +89,7 @@ pub fn ShareBar() -> Html {
             <label class="button">{ "Import JSON" }<input type="file" accept=".json,application/json" class="sr-only" onchange={import} /></label>
             <button type="button" onclick={toggle("kafka")} aria-expanded={(*open == Some("kafka")).to_string()}>{ "Import from Kafka" }</button>
             if *open == Some("link") {
-                <div class="dialog" role="dialog" aria-label="Share link">
+                <Dialog label="Share link" on_close={close.clone()}>
                     <label>{ "Link to this scenario" }<input readonly=true value={link.clone()} class="link" /></label>
                     <button type="button" onclick={copy}>{ match *copied { Some(true) => "Copied", Some(false) => "Select the link and copy it", None => "Copy" } }</button>
                     <p class={classes!("length", (link.len() > scenario::link::LONG_LINK).then_some("warn"))}>
@@ -93,13 +98,13 @@ pub fn ShareBar() -> Html {
                             { " — long for chat tools, which may cut it; export the JSON file instead" }
                         }
                     </p>
-                </div>
+                </Dialog>
             }
             if *open == Some("embed") {
-                <EmbedDialog base={base} />
+                <EmbedDialog base={base} on_close={close.clone()} />
             }
             if *open == Some("kafka") {
-                <ImportDialog on_close={let open = open.clone(); Callback::from(move |()| open.set(None))} />
+                <ImportDialog on_close={close} />
             }
         </div>
     }
@@ -114,6 +119,7 @@ pub fn slug(title: &str) -> String {
 #[derive(Properties, PartialEq)]
 struct EmbedProps {
     base: String,
+    on_close: Callback<()>,
 }
 
 /// Choose what the embed shows; get the `<iframe>` snippet.
@@ -132,7 +138,7 @@ fn EmbedDialog(props: &EmbedProps) -> Html {
     };
     let snippet = scenario::link::iframe(&props.base, &store.scenario);
     html! {
-        <div class="dialog" role="dialog" aria-label="Embed">
+        <Dialog label="Embed" on_close={props.on_close.clone()}>
             <fieldset>
                 <legend>{ "Panels" }</legend>
                 { for Strategy::ALL.iter().map(|&s| html! {
@@ -142,6 +148,6 @@ fn EmbedDialog(props: &EmbedProps) -> Html {
             </fieldset>
             <label>{ "Paste into your page" }<textarea readonly=true rows="4" value={snippet} /></label>
             <a href={scenario::link::url(&props.base, &store.scenario, true)} target="_blank" rel="noopener">{ "Preview the embed" }</a>
-        </div>
+        </Dialog>
     }
 }
