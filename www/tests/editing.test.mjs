@@ -14,8 +14,8 @@ import {
   useBrowser,
   waitForPanels,
 } from './browser.mjs';
-import { Group } from './group.mjs';
-import { show, shownChips } from './kap.mjs';
+import { Group, bigGroup } from './group.mjs';
+import { link, show, shownChips } from './kap.mjs';
 
 const env = useBrowser();
 
@@ -142,6 +142,125 @@ test('each edit: every panel equals kap batch for the same group (owned = the as
     assert.equal(m.paused, String(paused), `${strategy} paused`);
     assert.equal(m['needless moves'], String(r.metrics.needless_moves), `${strategy} needless moves`);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The subscription picker's button of a consumer ("Subscriptions of C: n of m topics"). */
+const pickerButton = (page, id) => page.getByRole('button', { name: new RegExp(`^Subscriptions of ${id}: \\d+ of \\d+ topics$`) });
+const pickerCount = async (page, id) => (await pickerButton(page, id).getAttribute('aria-label')).match(/: (\d+) of/)[1];
+const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+
+test('50 topics x 200 consumers: a topic picker per consumer, one open at a time; filter, all and none are one edit each', async (t) => {
+  const url = link(bigGroup(50, 200), env.url);
+  const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
+  const editor = page.locator('section.consumers-editor');
+  await page.waitForSelector('[data-consumer="consumer-199"]');
+  // No checkbox per consumer and topic: 200 buttons instead of 10,000 checkboxes.
+  assert.equal(await editor.locator('input[type=checkbox]').count(), 0);
+  assert.equal(await page.$$eval('[data-consumer]', (rows) => rows.length), 200);
+  assert.equal(await pickerCount(page, 'consumer-7'), '50');
+  assert.equal(await pickerCount(page, 'consumer-6'), '25');
+
+  await pickerButton(page, 'consumer-7').click();
+  const picker = page.locator('[role=group][aria-label="Topics consumer-7 subscribes to"]');
+  await picker.waitFor();
+  assert.equal(await editor.locator('input[type=checkbox]').count(), 50);
+  assert.equal(await focusedLabel(page), 'Filter the topics of consumer-7', 'the filter has the focus');
+  await page.keyboard.type('orders-4');
+  await page.waitForFunction(() => document.querySelectorAll('.picker input[type=checkbox]').length === 11);
+  assert.deepEqual(
+    await picker.locator('.topic-name').allTextContents(),
+    ['orders-4', ...Array.from({ length: 10 }, (_, i) => `orders-4${i}`)],
+  );
+  // "None shown": the 11 topics go in one edit (one undo step).
+  let started = Date.now();
+  await picker.getByRole('button', { name: 'Unsubscribe consumer-7 from every topic shown', exact: true }).click();
+  await page.waitForFunction(() => /: 39 of 50 topics$/.test(document.querySelector('[data-consumer="consumer-7"] .picker-toggle').getAttribute('aria-label')));
+  t.diagnostic(`None shown → 39 of 50 painted in ${Date.now() - started} ms`);
+  assert.equal(await picker.getByLabel('consumer-7 subscribes to orders-42', { exact: true }).isChecked(), false);
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await page.waitForFunction(() => /: 50 of 50 topics$/.test(document.querySelector('[data-consumer="consumer-7"] .picker-toggle').getAttribute('aria-label')));
+
+  // One topic at a time, with the filter cleared.
+  await picker.getByLabel('Filter the topics of consumer-7', { exact: true }).fill('');
+  started = Date.now();
+  await picker.getByLabel('consumer-7 subscribes to orders-0', { exact: true }).click();
+  await page.waitForFunction(() => /: 49 of 50 topics$/.test(document.querySelector('[data-consumer="consumer-7"] .picker-toggle').getAttribute('aria-label')));
+  t.diagnostic(`one checkbox → 49 of 50 painted in ${Date.now() - started} ms`);
+
+  // Escape closes it and gives the focus back to its button.
+  await page.keyboard.press('Escape');
+  await picker.waitFor({ state: 'detached' });
+  assert.match(await focusedLabel(page), /^Subscriptions of consumer-7: 49 of 50 topics$/);
+  assert.equal(await editor.locator('input[type=checkbox]').count(), 0);
+
+  // Another consumer's picker; opening a second closes the first.
+  await pickerButton(page, 'consumer-6').click();
+  await pickerButton(page, 'consumer-9').click();
+  assert.equal(await page.locator('.picker').count(), 1);
+  await pickerButton(page, 'consumer-6').click();
+  await page.getByRole('button', { name: 'Subscribe consumer-6 to every topic shown', exact: true }).click();
+  await page.waitForFunction(() => /: 50 of 50 topics$/.test(document.querySelector('[data-consumer="consumer-6"] .picker-toggle').getAttribute('aria-label')));
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.locator('.picker').waitFor({ state: 'detached' });
+
+  // The page shows what kap shows for the group as edited.
+  const exported = await exportScenario(page);
+  const file = JSON.parse(exported);
+  assert.deepEqual(file.consumers.find((c) => c.id === 'consumer-7').topics.sort(), Array.from({ length: 49 }, (_, i) => `orders-${i + 1}`).sort());
+  assert.equal(file.consumers.find((c) => c.id === 'consumer-6').topics.length, 50);
+  assert.deepEqual(await panels(page), shownChips(show(exported)));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a preset's note says once the group is edited from it, in a line that was there all along", async () => {
+  const { page, errors } = await openPlayground(env);
+  const edited = page.locator('section.intro .edited');
+  assert.equal(await edited.textContent(), '');
+  // The intro's height and where the topics editor below it starts, in page coordinates.
+  const where = () =>
+    page.$eval('section.intro', (s) => [s.offsetHeight, s.nextElementSibling.getBoundingClientRect().top + scrollY]);
+  const before = await where();
+  // A count typed and left by clicking a button: the count is applied as the field loses focus, the
+  // note appears then, and nothing moves under the pointer: the click lands.
+  await field(page, 'Partitions of T1').fill('9');
+  await page.getByRole('button', { name: 'Add consumer', exact: true }).click();
+  await page.waitForSelector('[data-consumer="C0"]');
+  await page.waitForFunction(() => document.querySelector('section.intro .edited').textContent !== '');
+  assert.match(await edited.textContent(), /^Edited from the preset “Range: why one consumer carries 5 partitions/);
+  assert.deepEqual(await where(), before, 'the note took no room of its own');
+  // Back to the preset's group: the note goes.
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('section.intro .edited').textContent === '');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an edit to one consumer re-renders its row and no other (render counts of a debug build)', async (t) => {
+  const url = link(bigGroup(12, 10), env.url);
+  const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
+  const counts = () =>
+    page.evaluate(() =>
+      Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))),
+    );
+  if (Object.keys(await counts()).length === 0) {
+    t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
+    await page.close();
+    return;
+  }
+  const delta = (before, after) =>
+    Object.fromEntries(Object.keys(after).map((k) => [k.replace(/^renders/, ''), Number(after[k]) - Number(before[k] ?? 0)]));
+  const before = await counts();
+  await field(page, 'client.rack of consumer-3').fill('r1');
+  await page.waitForFunction(() => location.hash && localStorage.getItem('kafka-assignor-playground/scenario')?.includes('"r1"'));
+  const changed = delta(before, await counts());
+  t.diagnostic(JSON.stringify(changed));
+  assert.equal(changed.Consumerrow, 1, 'one consumer row');
+  assert.equal(changed.Topicrow, 0, 'no topic row');
+  assert.ok(changed.Textfield <= 3, `only the rack field (${changed.Textfield} renders)`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -49,7 +49,11 @@ fn on<E: 'static>(store: &Store, edit: Edit) -> Callback<E> {
 pub struct TopicOf(Rc<Scenario>, usize);
 
 impl TopicOf {
-    fn get(&self) -> Option<&TopicSpec> {
+    pub fn new(scenario: Rc<Scenario>, index: usize) -> TopicOf {
+        TopicOf(scenario, index)
+    }
+
+    pub fn get(&self) -> Option<&TopicSpec> {
         self.0.topics.get(self.1)
     }
 }

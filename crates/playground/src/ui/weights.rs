@@ -4,13 +4,15 @@
 //! kept, one undo step per committed value).
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
-use scenario::Scenario;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::state::Action;
-use crate::ui::Store;
+use crate::ui::editors::TopicOf;
+use crate::ui::keys::RowKeys;
+use crate::ui::{rendered, Store};
 
 /// Beyond this many partition weights, the field says how many instead of listing them.
 const HOT_LIST: usize = 64;
@@ -34,93 +36,55 @@ fn overrides_text(map: &BTreeMap<u32, u64>) -> String {
     map.iter().map(|(p, w)| format!("{p}={w}")).collect::<Vec<_>>().join(", ")
 }
 
+/// A change to one topic's weights.
+enum WeightChange {
+    /// Every partition's weight (`None`: the default, 1).
+    Each(Option<u64>),
+    /// Hot partitions: the whole list when it was shown, or else changes to some of them.
+    Hot { weights: BTreeMap<u32, u64>, listed: bool },
+}
+
 #[function_component]
 pub fn WeightsEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    rendered("WeightsEditor");
     let refused = use_state(|| None::<(usize, String)>);
+    let keys = use_mut_ref(RowKeys::default);
+    // The scenario on screen, for the rows' callbacks, which stay the same from render to render.
+    let latest = use_mut_ref(|| Rc::clone(&store.scenario));
+    *latest.borrow_mut() = Rc::clone(&store.scenario);
     let scenario = &store.scenario;
-    let replace = {
-        let store = store.clone();
-        move |next: Scenario| store.dispatch(Action::Load(next))
-    };
-    let on_unit = {
-        let (scenario, replace) = (scenario.clone(), replace.clone());
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let mut next = (*scenario).clone();
-            next.view.weight_unit = input.value().trim().to_string();
-            replace(next);
+    let change = {
+        let (latest, refused) = (Rc::clone(&latest), refused.setter());
+        use_callback(store.dispatcher(), move |(i, change): (usize, WeightChange), dispatcher| {
+            refused.set(None);
+            let mut next = (**latest.borrow()).clone();
+            if let Some(topic) = next.topics.get_mut(i) {
+                match change {
+                    WeightChange::Each(weight) => topic.weight = weight,
+                    WeightChange::Hot { weights, listed: true } => topic.partition_weights = weights,
+                    WeightChange::Hot { weights, listed: false } => topic.partition_weights.extend(weights),
+                }
+            }
+            dispatcher.dispatch(Action::Load(next));
         })
     };
-    let rows = scenario.topics.iter().enumerate().map(|(i, topic)| {
-        let on_weight = {
-            let (scenario, replace, refused) = (scenario.clone(), replace.clone(), refused.clone());
-            Callback::from(move |e: Event| {
-                let input: HtmlInputElement = e.target_unchecked_into();
-                let text = input.value();
-                let weight = match text.trim() {
-                    "" => None,
-                    t => match t.parse::<u64>() {
-                        Ok(w) => Some(w),
-                        Err(_) => return refused.set(Some((i, format!("{t:?} is not a weight (a whole number)")))),
-                    },
-                };
-                refused.set(None);
-                let mut next = (*scenario).clone();
-                if let Some(topic) = next.topics.get_mut(i) {
-                    topic.weight = weight;
-                }
-                replace(next);
-            })
-        };
-        // A long list is not shown: what is typed then changes those partitions and keeps the rest.
-        let listed = topic.partition_weights.len() <= HOT_LIST;
-        let on_hot = {
-            let (scenario, replace, refused) = (scenario.clone(), replace.clone(), refused.clone());
-            let partitions = topic.partitions;
-            Callback::from(move |e: Event| {
-                let input: HtmlInputElement = e.target_unchecked_into();
-                match parse_overrides(&input.value(), partitions) {
-                    Ok(map) => {
-                        refused.set(None);
-                        let mut next = (*scenario).clone();
-                        if let Some(topic) = next.topics.get_mut(i) {
-                            if listed {
-                                topic.partition_weights = map;
-                            } else {
-                                topic.partition_weights.extend(map);
-                            }
-                        }
-                        replace(next);
-                    }
-                    Err(message) => refused.set(Some((i, message))),
-                }
-            })
-        };
-        let message = refused.as_ref().filter(|(j, _)| *j == i).map(|(_, m)| m.clone());
-        // Thousands of imported LAGs make a field no one reads: say how many instead, editable as text.
-        let hot_placeholder = if topic.partition_weights.len() > HOT_LIST {
-            format!("{} partitions weighed; type p=w to change some", topic.partition_weights.len())
-        } else {
-            "3=900, 7=1200".to_string()
-        };
-        let hot_value =
-            if topic.partition_weights.len() > HOT_LIST { String::new() } else { overrides_text(&topic.partition_weights) };
+    let refuse = use_callback(refused.setter(), |refusal: (usize, String), refused| refused.set(Some(refusal)));
+    let on_unit = {
+        let (latest, dispatcher) = (Rc::clone(&latest), store.dispatcher());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let mut next = (**latest.borrow()).clone();
+            next.view.weight_unit = input.value().trim().to_string();
+            dispatcher.dispatch(Action::Load(next));
+        })
+    };
+    let row_keys = keys.borrow_mut().follow(scenario.topics.iter().map(|t| t.name.as_str()));
+    let rows = row_keys.iter().enumerate().map(|(index, &row)| {
+        let error = refused.as_ref().filter(|(j, _)| *j == index).map(|(_, m)| AttrValue::from(m.clone()));
         html! {
-            <li key={topic.name.clone()} data-weight-topic={topic.name.clone()}>
-                <span class="name">{ topic.name.clone() }</span>
-                <label>{ "per partition " }
-                    <input type="text" inputmode="numeric" size="8" placeholder="1" aria-label={format!("Weight of each partition of {}", topic.name)}
-                        value={topic.weight.map(|w| w.to_string()).unwrap_or_default()} onchange={on_weight} />
-                </label>
-                <label>{ "hot partitions " }
-                    <input type="text" size="14" placeholder={hot_placeholder} aria-label={format!("Hot partitions of {}", topic.name)}
-                        value={hot_value} onchange={on_hot} />
-                </label>
-                if let Some(message) = message {
-                    <span class="error" role="alert">{ message }</span>
-                }
-            </li>
+            <WeightRow key={row} {index} topic={TopicOf::new(Rc::clone(scenario), index)} {error}
+                change={change.clone()} refuse={refuse.clone()} />
         }
     });
     html! {
@@ -136,6 +100,66 @@ pub fn WeightsEditor() -> Html {
             </label>
             <ul class="weight-rows">{ for rows }</ul>
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct WeightRowProps {
+    index: usize,
+    topic: TopicOf,
+    error: Option<AttrValue>,
+    change: Callback<(usize, WeightChange)>,
+    refuse: Callback<(usize, String)>,
+}
+
+#[function_component]
+fn WeightRow(props: &WeightRowProps) -> Html {
+    rendered("WeightRow");
+    let Some(topic) = props.topic.get() else { return html! {} };
+    let (i, partitions) = (props.index, topic.partitions);
+    // A long list is not shown: what is typed then changes those partitions and keeps the rest.
+    let listed = topic.partition_weights.len() <= HOT_LIST;
+    let on_weight = use_callback((i, props.change.clone(), props.refuse.clone()), |e: Event, (i, change, refuse)| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        match input.value().trim() {
+            "" => change.emit((*i, WeightChange::Each(None))),
+            t => match t.parse::<u64>() {
+                Ok(w) => change.emit((*i, WeightChange::Each(Some(w)))),
+                Err(_) => refuse.emit((*i, format!("{t:?} is not a weight (a whole number)"))),
+            },
+        }
+    });
+    let on_hot = use_callback(
+        (i, partitions, listed, props.change.clone(), props.refuse.clone()),
+        |e: Event, (i, partitions, listed, change, refuse)| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            match parse_overrides(&input.value(), *partitions) {
+                Ok(weights) => change.emit((*i, WeightChange::Hot { weights, listed: *listed })),
+                Err(message) => refuse.emit((*i, message)),
+            }
+        },
+    );
+    // Thousands of imported LAGs make a field no one reads: say how many instead, editable as text.
+    let (hot_placeholder, hot_value) = if listed {
+        ("3=900, 7=1200".to_string(), overrides_text(&topic.partition_weights))
+    } else {
+        (format!("{} partitions weighed; type p=w to change some", topic.partition_weights.len()), String::new())
+    };
+    html! {
+        <li data-weight-topic={topic.name.clone()}>
+            <span class="name">{ topic.name.clone() }</span>
+            <label>{ "per partition " }
+                <input type="text" inputmode="numeric" size="8" placeholder="1" aria-label={format!("Weight of each partition of {}", topic.name)}
+                    value={topic.weight.map(|w| w.to_string()).unwrap_or_default()} onchange={on_weight} />
+            </label>
+            <label>{ "hot partitions " }
+                <input type="text" size="14" placeholder={hot_placeholder} aria-label={format!("Hot partitions of {}", topic.name)}
+                    value={hot_value} onchange={on_hot} />
+            </label>
+            if let Some(message) = props.error.clone() {
+                <span class="error" role="alert">{ message }</span>
+            }
+        </li>
     }
 }
 
