@@ -224,7 +224,7 @@ pub fn TopicsEditor() -> Html {
         }
     });
     html! {
-        <section class="editor" aria-labelledby="topics-heading">
+        <section class="editor topics-editor" aria-labelledby="topics-heading">
             <h2 id="topics-heading">{ "Topics" }</h2>
             <table class="topics" ref={table}>
                 <thead><tr>
