@@ -78,6 +78,13 @@ export async function openPlayground(env, suffix = '') {
   return { page, errors };
 }
 
+/** The name of the element that has the focus (its aria-label, else its text); null for none. */
+export const focusedName = (page) =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    return !e || e === document.body ? null : (e.getAttribute('aria-label') ?? e.textContent);
+  });
+
 export const STRATEGIES = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 
 const chipSelector = (strategy, member) =>

@@ -1,13 +1,15 @@
 // Editing the group as a person does — add a topic, add consumers, toggle subscriptions, change
 // partition counts (typing and −/+), rename, duplicate — and after each edit every panel shows
 // exactly what `kap batch` assigns for the same group. Every edit is a rebalance from the last
-// assignment, so each member's previous partitions go in as its `owned` ones.
+// assignment, so each member's previous partitions go in as its `owned` ones. Also: the topic
+// picker of big groups, the preset's "edited" line, and (in a debug build) what an edit re-renders.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   STRATEGIES,
   exportScenario,
   field,
+  focusedName,
   metrics,
   openPlayground,
   panels,
@@ -149,7 +151,6 @@ test('each edit: every panel equals kap batch for the same group (owned = the as
 /** The subscription picker's button of a consumer ("Subscriptions of C: n of m topics"). */
 const pickerButton = (page, id) => page.getByRole('button', { name: new RegExp(`^Subscriptions of ${id}: \\d+ of \\d+ topics$`) });
 const pickerCount = async (page, id) => (await pickerButton(page, id).getAttribute('aria-label')).match(/: (\d+) of/)[1];
-const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
 
 test('50 topics x 200 consumers: a topic picker per consumer, one open at a time; filter, all and none are one edit each', async (t) => {
   const url = link(bigGroup(50, 200), env.url);
@@ -166,7 +167,7 @@ test('50 topics x 200 consumers: a topic picker per consumer, one open at a time
   const picker = page.locator('[role=group][aria-label="Topics consumer-7 subscribes to"]');
   await picker.waitFor();
   assert.equal(await editor.locator('input[type=checkbox]').count(), 50);
-  assert.equal(await focusedLabel(page), 'Filter the topics of consumer-7', 'the filter has the focus');
+  assert.equal(await focusedName(page), 'Filter the topics of consumer-7', 'the filter has the focus');
   await page.keyboard.type('orders-4');
   await page.waitForFunction(() => document.querySelectorAll('.picker input[type=checkbox]').length === 11);
   assert.deepEqual(
@@ -192,7 +193,7 @@ test('50 topics x 200 consumers: a topic picker per consumer, one open at a time
   // Escape closes it and gives the focus back to its button.
   await page.keyboard.press('Escape');
   await picker.waitFor({ state: 'detached' });
-  assert.match(await focusedLabel(page), /^Subscriptions of consumer-7: 49 of 50 topics$/);
+  assert.match(await focusedName(page), /^Subscriptions of consumer-7: 49 of 50 topics$/);
   assert.equal(await editor.locator('input[type=checkbox]').count(), 0);
 
   // Another consumer's picker; opening a second closes the first.
@@ -253,14 +254,27 @@ test('an edit to one consumer re-renders its row and no other (render counts of 
   }
   const delta = (before, after) =>
     Object.fromEntries(Object.keys(after).map((k) => [k.replace(/^renders/, ''), Number(after[k]) - Number(before[k] ?? 0)]));
-  const before = await counts();
+  /** Waits for the saved work to pass `check` (a function of the scenario file, as source text). */
+  const saved = (check) =>
+    page.waitForFunction(`(${check})(JSON.parse(localStorage.getItem('kafka-assignor-playground/scenario') ?? '{}'))`);
+  let before = await counts();
   await field(page, 'client.rack of consumer-3').fill('r1');
-  await page.waitForFunction(() => location.hash && localStorage.getItem('kafka-assignor-playground/scenario')?.includes('"r1"'));
-  const changed = delta(before, await counts());
-  t.diagnostic(JSON.stringify(changed));
+  await saved((s) => s.consumers?.[3].rack === 'r1');
+  let changed = delta(before, await counts());
+  t.diagnostic(`client.rack of one consumer: ${JSON.stringify(changed)}`);
   assert.equal(changed.Consumerrow, 1, 'one consumer row');
   assert.equal(changed.Topicrow, 0, 'no topic row');
+  assert.equal(changed.Weightrow, 0, 'no traffic row');
   assert.ok(changed.Textfield <= 3, `only the rack field (${changed.Textfield} renders)`);
+  // A topic's partition count: its topic row and its traffic row, no consumer row.
+  before = await counts();
+  await page.getByRole('button', { name: 'Partitions of orders-5 plus one', exact: true }).click();
+  await saved((s) => s.topics?.[5].partitions === 3);
+  changed = delta(before, await counts());
+  t.diagnostic(`partitions of one topic: ${JSON.stringify(changed)}`);
+  assert.equal(changed.Topicrow, 1, 'one topic row');
+  assert.equal(changed.Weightrow, 1, 'its traffic row');
+  assert.equal(changed.Consumerrow, 0, 'no consumer row');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -2,7 +2,7 @@
 // dialogs on screen and closable, the consumers' controls reachable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, useBrowser } from './browser.mjs';
+import { focusedName, openPlayground, useBrowser } from './browser.mjs';
 import { bigGroup } from './group.mjs';
 import { link } from './kap.mjs';
 
@@ -45,12 +45,6 @@ const ALL_DIALOGS = [
   ['Import from Kafka', 'Import from Kafka'],
   ['Recent (0)', 'Recent scenarios'],
 ];
-
-const focusedName = (page) =>
-  page.evaluate(() => {
-    const e = document.activeElement;
-    return e === document.body ? null : (e.getAttribute('aria-label') ?? e.textContent);
-  });
 
 test('at 390 to 1600 px every dialog opens below its button, closes with Escape or its close button, and gives the focus back', async () => {
   const { page, errors } = await openPlayground(env);
