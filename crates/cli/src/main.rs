@@ -16,6 +16,7 @@ mod import;
 mod input;
 mod json;
 mod show;
+mod show_consumer;
 
 #[cfg(test)]
 mod fuzz_tests;

@@ -14,10 +14,11 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use crate::json::{by_id, Partition};
 
 pub fn run(mut scenario: Scenario, as_json: bool, out: &mut impl Write) -> Result<(), String> {
-    let (report, model) = Report::begin(&scenario);
+    let (mut report, model) = Report::begin(&scenario);
     let Some(model) = model else {
         return Err(report.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
     };
+    let servers = crate::show_consumer::Servers::of(report.with_servers(&model));
     // From here on the model is the group: the scenario's copy of it goes, but for the weighted
     // topics (load by traffic; weights never change an assignment).
     let title = std::mem::take(&mut scenario.title);
@@ -32,11 +33,15 @@ pub fn run(mut scenario: Scenario, as_json: bool, out: &mut impl Write) -> Resul
             reason: model.selection().reason(),
             strategies: Strategies(&model, traffic.as_ref()),
             advice: Texts(report.advice.iter().map(|a| &a.message).collect()),
+            consumer_protocol: servers.as_ref(),
         };
         serde_json::to_writer(&mut out, &shown).map_err(|e| e.to_string())?;
         writeln!(out).map_err(|e| e.to_string())?;
     } else {
         table(&title, &report, &model, traffic.as_ref(), &mut out).map_err(|e| e.to_string())?;
+        if let Some(servers) = &servers {
+            servers.write_table(&report.members, &mut out).map_err(|e| e.to_string())?;
+        }
     }
     out.flush().map_err(|e| e.to_string())
 }
@@ -109,7 +114,7 @@ impl Column {
     }
 }
 
-fn move_text(m: &Moved) -> String {
+pub(crate) fn move_text(m: &Moved) -> String {
     format!("{} {}→{}", m.partition, m.from, m.to.as_deref().unwrap_or("nobody"))
 }
 
@@ -135,10 +140,6 @@ fn table(
     if let Some(name) = &load_name {
         rows.push(std::iter::once(name.as_str()).chain(columns.iter().map(|c| c.load.as_str())).collect());
     }
-    let widths: Vec<usize> = (0..=columns.len())
-        .map(|c| rows.iter().map(|r| r.get(c).map_or(0, |s| s.chars().count())).max().unwrap_or(0))
-        .collect();
-    let rule = widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  ");
 
     if !title.is_empty() {
         write!(out, "{title}\n\n")?;
@@ -148,21 +149,7 @@ fn table(
         let protocol = selection.group_protocol().map(|p| p.to_string()).unwrap_or_default();
         write!(out, "The group uses {chosen} ({protocol}): {}.\n\n", selection.reason())?;
     }
-    for (i, row) in rows.iter().enumerate() {
-        // Padded by hand: a cell may be wider than `format!` widths go (65,535).
-        let mut line = String::new();
-        for (cell, width) in row.iter().zip(&widths) {
-            if !line.is_empty() {
-                line.push_str("  ");
-            }
-            line.push_str(cell);
-            line.extend(std::iter::repeat_n(' ', width.saturating_sub(cell.chars().count())));
-        }
-        writeln!(out, "{}", line.trim_end())?;
-        if i == 0 || (i == members.len() && !members.is_empty()) {
-            writeln!(out, "{rule}")?;
-        }
-    }
+    write_rows(&rows, members.len(), out)?;
     let notes: Vec<String> = columns
         .iter()
         .filter_map(|c| c.moves.clone())
@@ -177,6 +164,33 @@ fn table(
     Ok(())
 }
 
+/// A table: a header row, a rule, one row per member, a rule, the summary rows; columns padded to
+/// their widest cell.
+pub(crate) fn write_rows(rows: &[Vec<impl AsRef<str>>], members: usize, out: &mut impl Write) -> std::io::Result<()> {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().map(|r| r.get(c).map_or(0, |s| s.as_ref().chars().count())).max().unwrap_or(0))
+        .collect();
+    let rule = widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  ");
+    for (i, row) in rows.iter().enumerate() {
+        // Padded by hand: a cell may be wider than `format!` widths go (65,535).
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(&widths) {
+            let cell = cell.as_ref();
+            if !line.is_empty() {
+                line.push_str("  ");
+            }
+            line.push_str(cell);
+            line.extend(std::iter::repeat_n(' ', width.saturating_sub(cell.chars().count())));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+        if i == 0 || (i == members && members > 0) {
+            writeln!(out, "{rule}")?;
+        }
+    }
+    Ok(())
+}
+
 /// `kap show --json`.
 #[derive(serde::Serialize)]
 struct Shown<'a> {
@@ -186,6 +200,9 @@ struct Shown<'a> {
     reason: String,
     strategies: Strategies<'a>,
     advice: Texts<&'a String>,
+    /// Only for a group on the consumer protocol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consumer_protocol: Option<&'a crate::show_consumer::Servers>,
 }
 
 /// Every strategy's outcome, each computed as it is written and dropped after.
@@ -313,7 +330,7 @@ impl Serialize for Withheld<'_> {
 }
 
 /// `[{"partition": ["t", 0], "from": "C0", "to": "C1"}]`; `"to": null` while withheld.
-struct Moves<'a>(&'a [Moved]);
+pub(crate) struct Moves<'a>(pub(crate) &'a [Moved]);
 
 impl Serialize for Moves<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

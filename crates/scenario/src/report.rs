@@ -86,9 +86,7 @@ impl Report {
         let (mut report, model) = Report::begin(scenario);
         if let Some(model) = model {
             report.strategies = Strategy::ALL.iter().map(|&s| StrategyReport::new(&model, s)).collect();
-            if model.server_assignor.is_some() {
-                report.servers = ServerAssignor::ALL.iter().map(|&a| ServerReport::new(&model, a)).collect();
-            }
+            report.with_servers(&model);
         }
         report
     }
@@ -122,6 +120,21 @@ impl Report {
         report.advice = advice(&model);
         report.server_assignor = model.server_assignor;
         (report, Some(model))
+    }
+
+    /// This report begun ([`Report::begin`]) with what the consumer protocol needs: the server-side
+    /// assignors' outcomes and the classic choice's, to compare (see [`crate::server::migration`]).
+    /// Unchanged for a classic group.
+    pub fn with_servers(&mut self, model: &Model) -> &Self {
+        if model.server_assignor.is_some() && self.servers.is_empty() {
+            self.servers = ServerAssignor::ALL.iter().map(|&a| ServerReport::new(model, a)).collect();
+            if let Some(chosen) =
+                self.selection.as_ref().and_then(|s| s.strategy).filter(|&s| self.strategy(s).is_none())
+            {
+                self.strategies.push(StrategyReport::new(model, chosen));
+            }
+        }
+        self
     }
 
     /// `strategy`'s report, when computed.

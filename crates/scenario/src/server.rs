@@ -13,18 +13,19 @@
 //! let report = Report::new(&scenario);
 //! let uniform = report.server(ServerAssignor::Uniform).unwrap();
 //! // A member joins: only what moves to it stops, and only between two heartbeats.
-//! assert!(uniform.kept_never_stop());
-//! assert_eq!(uniform.diff.moved.len(), uniform.reconciliation.stops.len());
+//! assert_eq!(uniform.kept_never_stop(), Some(true));
+//! assert_eq!(uniform.diff.moved.len(), uniform.reconciliation.as_ref().unwrap().stops.len());
 //! ```
 
 use std::sync::Arc;
 
 use assignor::check::{self, Metrics};
-use assignor::consumer_group::reconcile::{self, Reconciliation};
+use assignor::consumer_group::reconcile::{self, MemberState, Reconciliation};
 use assignor::consumer_group::{target_assignment, CoordinatorError, ServerAssignor, SubscriptionType};
 use assignor::rebalance::{self, Diff, Lists};
 
 use crate::model::Model;
+use crate::report::Report;
 
 /// One server-side assignor's outcome, or why Kafka's coordinator cannot compute it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,9 +56,14 @@ pub struct ServerOutcome {
     pub epoch: i32,
     /// The order the members heartbeat in, round after round: the consumers' order.
     pub heartbeats: Vec<String>,
-    /// What each member consumes after each heartbeat, and what stops.
-    pub reconciliation: Reconciliation,
+    /// What each member consumes after each heartbeat, and what stops; `None` for a group larger
+    /// than [`MAX_RECONCILED`].
+    pub reconciliation: Option<Reconciliation>,
 }
+
+/// The largest group whose reconciliation is simulated, in members × partitions: every heartbeat
+/// records what every member consumes, so the record grows with both (and with the rounds).
+pub const MAX_RECONCILED: usize = 100_000;
 
 impl ServerReport {
     /// `assignor`'s target for `model`'s group, measured and reconciled.
@@ -79,7 +85,9 @@ impl ServerOutcome {
         // The coordinator bumps the group epoch when the group changes, then computes its target.
         let epoch = model.previous.as_ref().map_or(0, |p| p.generation);
         let heartbeats: Vec<String> = members.members.iter().map(|m| m.id.clone()).collect();
-        let reconciliation = reconcile::simulate(&before, &target, epoch, &heartbeats);
+        let partitions: usize = model.topics.iter().map(|t| t.partitions as usize).sum();
+        let reconciliation = (heartbeats.len().saturating_mul(partitions) <= MAX_RECONCILED)
+            .then(|| reconcile::simulate(&before, &target, epoch, &heartbeats));
         Ok(ServerOutcome {
             subscription_type: computed.subscription_type,
             diff: Arc::new(rebalance::diff(&before, &target)),
@@ -98,25 +106,103 @@ impl ServerOutcome {
         self.diff.moved.len()
     }
 
-    /// The most heartbeats any partition went unconsumed.
-    pub fn longest_stop(&self) -> usize {
-        self.reconciliation.stops.iter().map(|s| s.heartbeats).max().unwrap_or(0)
+    /// The most heartbeats any partition went unconsumed, when the reconciliation was simulated.
+    pub fn longest_stop(&self) -> Option<usize> {
+        let reconciliation = self.reconciliation.as_ref()?;
+        Some(reconciliation.stops.iter().map(|s| s.heartbeats).max().unwrap_or(0))
     }
 
-    /// Whether every partition a member keeps is consumed after every heartbeat: the promise of the
-    /// consumer protocol, a rebalance with no group-wide stop.
-    pub fn kept_never_stop(&self) -> bool {
-        self.diff.members.iter().all(|(member, change)| {
-            let Some(lane) = self.reconciliation.lanes.get(member) else { return change.kept.is_empty() };
+    /// Whether every partition a member keeps is consumed after every heartbeat — the promise of the
+    /// consumer protocol, a rebalance with no group-wide stop — when the reconciliation was simulated.
+    pub fn kept_never_stop(&self) -> Option<bool> {
+        let lanes = &self.reconciliation.as_ref()?.lanes;
+        Some(self.diff.members.iter().all(|(member, change)| {
+            let Some(lane) = lanes.get(member) else { return change.kept.is_empty() };
             change.kept.iter().all(|tp| lane.consuming.iter().all(|set| set.contains(tp)))
-        })
+        }))
     }
 }
 
-/// `subscription_type` as the coordinator names it, with the builder it picks for `uniform`.
-pub fn subscription_text(subscription_type: SubscriptionType) -> &'static str {
+/// The coordinator's name of a subscription type.
+pub fn subscription_name(subscription_type: SubscriptionType) -> &'static str {
     match subscription_type {
-        SubscriptionType::Homogeneous => "HOMOGENEOUS: every member subscribes to the same topics",
-        SubscriptionType::Heterogeneous => "HETEROGENEOUS: subscriptions differ",
+        SubscriptionType::Homogeneous => "HOMOGENEOUS",
+        SubscriptionType::Heterogeneous => "HETEROGENEOUS",
     }
+}
+
+/// The coordinator's name of a member state.
+pub fn state_name(state: MemberState) -> &'static str {
+    match state {
+        MemberState::Stable => "STABLE",
+        MemberState::UnrevokedPartitions => "UNREVOKED_PARTITIONS",
+        MemberState::UnreleasedPartitions => "UNRELEASED_PARTITIONS",
+    }
+}
+
+/// What moving this group to the consumer protocol changes, in sentences: moves, stops and balance
+/// under the group's server-side assignor beside the classic strategy its consumers pick today, and
+/// what the new protocol gives up. Empty unless the group runs the consumer protocol.
+pub fn migration(report: &Report) -> Vec<String> {
+    let Some(assignor) = report.server_assignor else { return Vec::new() };
+    let Some(server) = report.server(assignor) else { return Vec::new() };
+    let mut out = Vec::new();
+    let classic = report.selection.as_ref().and_then(|s| s.strategy).and_then(|s| Some((s, report.outcome(s)?)));
+    let stops = match (&server.reconciliation, server.longest_stop()) {
+        (Some(r), Some(longest)) if !r.stops.is_empty() => format!(
+            "only the {} partition{} changing owner stop, each until its old owner has revoked it and its new \
+             one heartbeats (at most {longest} heartbeats of the group); the rest are consumed throughout",
+            r.stops.len(),
+            if r.stops.len() == 1 { "" } else { "s" }
+        ),
+        (Some(_), _) => "nothing stops".to_string(),
+        (None, _) => "only the partitions changing owner stop (the group is too large to simulate heartbeat by \
+                      heartbeat here)"
+            .to_string(),
+    };
+    out.push(format!(
+        "On the consumer protocol, {assignor} moves {} partition{} and {stops}: no member waits for the others, \
+         there is no group-wide barrier.",
+        server.moved(),
+        if server.moved() == 1 { "" } else { "s" },
+    ));
+    if let Some((strategy, outcome)) = classic {
+        let rebalance = &outcome.rebalance;
+        let how = match rebalance.protocol {
+            assignor::protocol::RebalanceProtocol::Eager => format!(
+                "every member stops all it owns while the group rebalances ({} partitions)",
+                rebalance.paused_count()
+            ),
+            assignor::protocol::RebalanceProtocol::Cooperative => format!(
+                "{} partitions stop over {} JoinGroup/SyncGroup round{}, every member rejoining each time",
+                rebalance.paused_count(),
+                rebalance.rounds.len(),
+                if rebalance.rounds.len() == 1 { "" } else { "s" }
+            ),
+        };
+        out.push(format!("Today, on the classic protocol, {strategy} moves {} and {how}.", outcome.moved()));
+        let (before, after) = (outcome.metrics.spread(), server.metrics.spread());
+        if before != after {
+            out.push(format!("Balance: the spread goes from {before} to {after} partitions."));
+        }
+    }
+    if assignor == ServerAssignor::Uniform && server.subscription_type == SubscriptionType::Heterogeneous {
+        out.push(
+            "The members subscribe to different topics: uniform uses its heterogeneous builder, which balances each \
+             topic over its subscribers only."
+                .to_string(),
+        );
+    }
+    if report.racks {
+        out.push(format!(
+            "The consumer protocol's assignors ignore client.rack in Kafka 4.0: {} partitions are read across racks.",
+            server.metrics.cross_rack
+        ));
+    }
+    out.push(format!(
+        "Settings: group.protocol=consumer{} on every consumer (Java client 4.0+, brokers 4.0+), and no \
+         partition.assignment.strategy: the broker assigns.",
+        if assignor == ServerAssignor::Uniform { String::new() } else { format!(", group.remote.assignor={assignor}") }
+    ));
+    out
 }

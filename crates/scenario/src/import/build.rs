@@ -17,7 +17,9 @@ use assignor::Strategy;
 
 use super::read::{GroupMessage, GroupText, MemberRow, Text};
 use super::{Assignment, Unread};
-use crate::format::{default_strategies, ConsumerSpec, Previous, Scenario, TopicSpec};
+use assignor::consumer_group::ServerAssignor;
+
+use crate::format::{default_strategies, ConsumerSpec, Previous, Scenario, TopicSpec, CONSUMER_PROTOCOL};
 use crate::validate::{self, Problem};
 use crate::Model;
 
@@ -138,8 +140,12 @@ pub(super) fn build(text: &Text, options: &Options) -> Result<Imported, ImportEr
     notes.extend(group.messages.iter().filter_map(|(_, message)| message_note(*message)));
     let topics = topics(group, &owners, &mut notes);
     let consumed = consumed_topics(&topics, &owners, &mut notes);
-    let (strategies, own_strategy) = strategies(group, uses_consumer_protocol(group), &mut notes);
+    let consumer_protocol = uses_consumer_protocol(group);
+    let (strategies, own_strategy) = strategies(group, consumer_protocol, &mut notes);
     let mut scenario = Scenario {
+        // The members' current target is what they own: the server-side assignors start from it.
+        protocol: consumer_protocol.then(|| CONSUMER_PROTOCOL.to_string()),
+        remote_assignor: remote_assignor(group, consumer_protocol),
         title: if group.name.is_empty() { "Imported group".into() } else { format!("Imported group {}", group.name) },
         consumers: consumer_specs(&owners, &strategies, &|_| consumed.clone()),
         topics,
@@ -470,6 +476,13 @@ fn uses_consumer_protocol(group: &GroupText) -> bool {
         })
 }
 
+/// `group.remote.assignor` of a consumer-protocol group, left out when it is the default `uniform`
+/// (the tool prints the assignor as ASSIGNMENT-STRATEGY).
+fn remote_assignor(group: &GroupText, consumer_protocol: bool) -> Option<String> {
+    let printed = group.state.as_ref().and_then(|s| s.strategy.as_deref())?;
+    (consumer_protocol && printed != ServerAssignor::Uniform.name()).then(|| printed.to_string())
+}
+
 /// Each consumer's `partition.assignment.strategy`, and the strategy whose panel is the group's own.
 fn strategies(group: &GroupText, consumer_protocol: bool, notes: &mut Vec<String>) -> (Vec<String>, Option<Strategy>) {
     let printed = group.state.as_ref().and_then(|s| s.strategy.clone());
@@ -479,17 +492,18 @@ fn strategies(group: &GroupText, consumer_protocol: bool, notes: &mut Vec<String
             // The server RangeAssignor gives the client RangeAssignor's (non-rack-aware) answer.
             notes.push(
                 "the group uses the consumer protocol (KIP-848, group.protocol=consumer) with the server-side range \
-                 assignor, whose assignment is the client range assignor's: shown as range"
+                 assignor; each member's partition.assignment.strategy is [range], whose assignment is the server \
+                 range's, for the classic panels"
                     .to_string(),
             );
             return (vec!["range".to_string()], Some(Strategy::Range));
         }
         // Uniform keeps what each member owns up to its quota, as cooperative-sticky keeps a balanced
-        // assignment: the closest classic panel to call the group's own.
+        // assignment: the closest classic strategy, for the classic panels.
         notes.push(format!(
             "the group uses the consumer protocol (KIP-848, group.protocol=consumer) with the server-side {assignor} \
-             assignor, which the playground does not compute yet: shown as cooperative-sticky, the classic strategy \
-             closest to it (incremental, keeps what members own)"
+             assignor; each member's partition.assignment.strategy is [cooperative-sticky], the classic strategy \
+             closest to it (incremental, keeps what members own), for the classic panels"
         ));
         return (vec![Strategy::CooperativeSticky.name().to_string()], Some(Strategy::CooperativeSticky));
     }
