@@ -16,6 +16,7 @@ use crate::computed::summarised;
 use crate::saved::{self, Origin};
 use crate::state::{Action, State};
 use crate::ui::config::ConfigSection;
+use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::intro::Intro;
 use crate::ui::panel::{PanelRef, StrategyPanel};
@@ -157,11 +158,13 @@ fn Playground() -> Html {
                     <Intro />
                     <TopicsEditor />
                     <ConsumersEditor />
+                    <ProtocolEditor />
                     <WeightsEditor />
                     <EventsBar />
                 </div>
                 <div class="results">
                     <GroupSummary />
+                    <ConsumerProtocolResults />
                     <Panels explain=true />
                     <ConfigSection />
                 </div>
@@ -180,6 +183,7 @@ fn EmbedView() -> Html {
             if !store.scenario.title.is_empty() {
                 <p class="embed-title">{ store.scenario.title.clone() }</p>
             }
+            <ConsumerProtocolResults />
             <Panels explain=false />
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
         </div>

@@ -22,8 +22,10 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use assignor::consumer_group::ServerAssignor;
+
 use crate::events::Event;
-use crate::format::{ConsumerSpec, ReplicaLayout, Scenario, TopicSpec};
+use crate::format::{ConsumerSpec, ReplicaLayout, Scenario, TopicSpec, CONSUMER_PROTOCOL};
 use crate::validate::{self, Location, Problem};
 
 /// One change to a scenario, as the page's forms and buttons make it.
@@ -151,6 +153,24 @@ pub enum Edit {
     /// [`Event::CreateTopic`]: a topic of three partitions is created, named after the first
     /// subscription pattern so that the pattern picks it up (`new-topic` when there is none).
     CreateTopic,
+    /// Every consumer's `group.protocol`: the consumer protocol (KIP-848), or classic, which takes
+    /// `group.remote.assignor` away (the Java client refuses it on the classic protocol).
+    SetGroupProtocol {
+        /// Whether the group runs the consumer protocol.
+        consumer: bool,
+    },
+    /// Every consumer's `group.remote.assignor` (uniform, the broker's default, is left out).
+    SetRemoteAssignor {
+        /// The server-side assignor.
+        assignor: ServerAssignor,
+    },
+    /// The topic's id, to reproduce a cluster's (`None`: the id derived from its name).
+    SetTopicId {
+        /// Its position.
+        topic: usize,
+        /// The id as typed.
+        id: Option<String>,
+    },
 }
 
 /// The form field an edit changes. Edits of one field in a row (typing `12` into a partition
@@ -177,6 +197,8 @@ pub enum Field {
     Strategies(usize),
     /// Its pattern subscriptions.
     Patterns(usize),
+    /// The id of the topic at this position.
+    TopicId(usize),
 }
 
 /// The most characters a list field (racks, strategies, patterns) takes.
@@ -194,6 +216,8 @@ impl Field {
             Field::InstanceId(_) => validate::MAX_TOPIC_NAME,
             Field::Rack(_) => validate::MAX_RACK,
             Field::Partitions(_) | Field::ReplicationFactor(_) => MAX_NUMBER_FIELD,
+            // Longer than any `Uuid` text, so that the refusal is Kafka's "too long".
+            Field::TopicId(_) => MAX_NUMBER_FIELD,
             Field::ReplicaRacks(_) | Field::PartitionRacks(..) | Field::Strategies(_) | Field::Patterns(_) => {
                 MAX_LIST_FIELD
             }
@@ -214,6 +238,7 @@ impl Field {
             Field::Rack(index) => Location::Consumer { index, field: "rack" },
             Field::Strategies(index) => Location::Consumer { index, field: "strategies" },
             Field::Patterns(index) => Location::Consumer { index, field: "patterns" },
+            Field::TopicId(index) => Location::Topic { index, field: "id" },
         }
     }
 }
@@ -317,6 +342,7 @@ impl Edit {
             Edit::SetRack { consumer, .. } => Some(Field::Rack(consumer)),
             Edit::SetStrategies { consumer, .. } => Some(Field::Strategies(consumer)),
             Edit::SetPatterns { consumer, .. } => Some(Field::Patterns(consumer)),
+            Edit::SetTopicId { topic, .. } => Some(Field::TopicId(topic)),
             Edit::AddTopic
             | Edit::RemoveTopic { .. }
             | Edit::AddConsumer
@@ -326,7 +352,9 @@ impl Edit {
             | Edit::Join
             | Edit::Leave { .. }
             | Edit::GrowTopic { .. }
-            | Edit::CreateTopic => None,
+            | Edit::CreateTopic
+            | Edit::SetGroupProtocol { .. }
+            | Edit::SetRemoteAssignor { .. } => None,
         }
     }
 
@@ -437,6 +465,16 @@ impl Edit {
                 let name = unused(names, |n| s.topics.iter().any(|t| t.name == n));
                 return Event::CreateTopic { topic: TopicSpec::new(name, 3) }.apply(base);
             }
+            Edit::SetGroupProtocol { consumer } => {
+                s.protocol = consumer.then(|| CONSUMER_PROTOCOL.to_string());
+                if !consumer {
+                    s.remote_assignor = None;
+                }
+            }
+            Edit::SetRemoteAssignor { assignor } => {
+                s.remote_assignor = (*assignor != ServerAssignor::Uniform).then(|| assignor.name().to_string());
+            }
+            Edit::SetTopicId { topic, id } => topic_mut(s, *topic)?.id = id.clone(),
         }
         Ok(validate::checked(next)?)
     }
@@ -522,6 +560,9 @@ mod tests {
             (Edit::Leave { consumer: 0 }, None),
             (Edit::GrowTopic { topic: 0 }, None),
             (Edit::CreateTopic, None),
+            (Edit::SetTopicId { topic: 1, id: None }, Some(Field::TopicId(1))),
+            (Edit::SetGroupProtocol { consumer: true }, None),
+            (Edit::SetRemoteAssignor { assignor: ServerAssignor::Range }, None),
         ];
         for (edit, field) in fields {
             assert_eq!(edit.field(), field, "{edit:?}");

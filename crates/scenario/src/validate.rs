@@ -236,7 +236,13 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
             );
         }
     }
-    if scenario.server_assignor().is_none() {
+    if scenario.remote_assignor.is_some() && !scenario.consumer_protocol() {
+        // `ConsumerConfig.checkGroupRemoteAssignor`: the client refuses to start.
+        error(
+            Location::Group { field: "remote_assignor" },
+            "group.remote.assignor cannot be set when group.protocol=classic".into(),
+        );
+    } else if scenario.server_assignor().is_none() {
         let shown: String = scenario.remote_assignor.iter().flat_map(|a| a.chars()).take(40).collect();
         // The broker refuses the heartbeat: `UNSUPPORTED_ASSIGNOR` (group.consumer.assignors).
         error(

@@ -2,6 +2,7 @@
 //! assignment logic: they render what `computed` holds.
 
 pub mod config;
+pub mod consumer_protocol;
 pub mod dialog;
 pub mod editors;
 pub mod explain;
@@ -9,6 +10,7 @@ pub mod fields;
 pub mod import;
 pub mod intro;
 pub mod keys;
+pub mod lanes;
 pub mod panel;
 pub mod saved;
 pub mod share;
