@@ -18,7 +18,7 @@ pub fn run(mut scenario: Scenario, as_json: bool, out: &mut impl Write) -> Resul
     let Some(model) = model else {
         return Err(report.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
     };
-    let servers = crate::show_consumer::Servers::of(report.with_servers(&model));
+    let servers = crate::show_consumer::Servers::of(report.with_servers(&model), &model);
     // From here on the model is the group: the scenario's copy of it goes, but for the weighted
     // topics (load by traffic; weights never change an assignment).
     let title = std::mem::take(&mut scenario.title);

@@ -9,6 +9,7 @@ use assignor::consumer_group::reconcile::{Lane, MemberState};
 use assignor::consumer_group::ServerAssignor;
 use scenario::report::Report;
 use scenario::server::{state_name, subscription_name, ServerOutcome, ServerReport};
+use scenario::Model;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::json::{by_id, Partition, Partitions};
@@ -19,15 +20,23 @@ pub struct Servers {
     pub assignor: ServerAssignor,
     pub reports: Vec<ServerReport>,
     pub migration: Vec<String>,
+    /// Each topic's id, given or derived from its name: what the coordinator's assignors see.
+    pub topic_ids: Vec<(String, String)>,
 }
 
 impl Servers {
     /// For a group on the consumer protocol: `report` holds the servers and the classic choice's outcome.
-    pub fn of(report: &Report) -> Option<Servers> {
+    pub fn of(report: &Report, model: &Model) -> Option<Servers> {
         Some(Servers {
             assignor: report.server_assignor?,
             reports: report.servers.clone(),
             migration: scenario::server::migration(report),
+            topic_ids: model
+                .topics
+                .iter()
+                .zip(&model.topic_ids)
+                .map(|(t, id)| (t.name.clone(), id.to_string()))
+                .collect(),
         })
     }
 
@@ -149,8 +158,12 @@ fn lane_text(lane: &Lane) -> String {
 
 impl Serialize for Servers {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(3))?;
+        let mut map = serializer.serialize_map(Some(4))?;
         map.serialize_entry("remote_assignor", self.assignor.name())?;
+        map.serialize_entry(
+            "topic_ids",
+            &serde_json::Map::from_iter(self.topic_ids.iter().map(|(t, id)| (t.clone(), id.clone().into()))),
+        )?;
         map.serialize_entry("assignors", &Assignors(&self.reports))?;
         map.serialize_entry("migration", &self.migration)?;
         map.end()

@@ -72,6 +72,10 @@ fn show_gives_kap_batchs_targets_and_the_lanes() {
         let shown = show_json(&text);
         let servers = &shown["consumer_protocol"];
         assert_eq!(servers["remote_assignor"], "uniform", "{id}");
+        for topic in scenario["topics"].as_array().unwrap() {
+            let name = topic["name"].as_str().unwrap();
+            assert_eq!(servers["topic_ids"][name], scenario::topic_id::derived(name).to_string());
+        }
         for (assignor, key) in [("uniform", "uniform"), ("range", "consumer-range")] {
             let (ok, answer, err) = kap(&["batch"], &batch_line(&scenario, assignor, key));
             assert!(ok, "{err}");
@@ -109,7 +113,7 @@ fn the_table_has_the_consumer_protocol_section_and_a_classic_group_does_not() {
     assert!(ok, "{err}");
     assert!(out.contains("Consumer protocol (group.protocol=consumer), the group's group.remote.assignor: uniform"));
     assert!(out.contains("  orders-3 stops for 6 heartbeats (C1 → C3)"), "{out}");
-    assert!(out.contains("note: Today, on the classic protocol, cooperative-sticky moves 1"), "{out}");
+    assert!(out.contains("note: Today, on the classic protocol, cooperative-sticky moves 1 partition; 1 partition stops over 2 JoinGroup/SyncGroup rounds"), "{out}");
     let classic = preset("range-imbalance");
     let (ok, out, _) = kap(&["show", "-"], &classic);
     assert!(ok && !out.contains("Consumer protocol"));

@@ -148,39 +148,42 @@ pub fn migration(report: &Report) -> Vec<String> {
     let Some(server) = report.server(assignor) else { return Vec::new() };
     let mut out = Vec::new();
     let classic = report.selection.as_ref().and_then(|s| s.strategy).and_then(|s| Some((s, report.outcome(s)?)));
+    let moved = server.moved();
     let stops = match (&server.reconciliation, server.longest_stop()) {
         (Some(r), Some(longest)) if !r.stops.is_empty() => format!(
-            "only the {} partition{} changing owner stop, each until its old owner has revoked it and its new \
-             one heartbeats (at most {longest} heartbeats of the group); the rest are consumed throughout",
-            r.stops.len(),
-            if r.stops.len() == 1 { "" } else { "s" }
+            "only {} stop{}, each until its old owner has revoked it and its new owner heartbeats (at most \
+             {longest} heartbeats of the group), and every other partition is consumed throughout",
+            partitions(r.stops.len()),
+            if r.stops.len() == 1 { "s" } else { "" }
         ),
         (Some(_), _) => "nothing stops".to_string(),
-        (None, _) => "only the partitions changing owner stop (the group is too large to simulate heartbeat by \
-                      heartbeat here)"
+        (None, _) => "only the partitions that change owner stop (the group is too large to simulate heartbeat \
+                      by heartbeat here)"
             .to_string(),
     };
     out.push(format!(
-        "On the consumer protocol, {assignor} moves {} partition{} and {stops}: no member waits for the others, \
-         there is no group-wide barrier.",
-        server.moved(),
-        if server.moved() == 1 { "" } else { "s" },
+        "On the consumer protocol, {assignor} moves {}; {stops}: no member waits for the others, there is no \
+         group-wide barrier.",
+        partitions(moved)
     ));
     if let Some((strategy, outcome)) = classic {
         let rebalance = &outcome.rebalance;
         let how = match rebalance.protocol {
-            assignor::protocol::RebalanceProtocol::Eager => format!(
-                "every member stops all it owns while the group rebalances ({} partitions)",
-                rebalance.paused_count()
-            ),
+            assignor::protocol::RebalanceProtocol::Eager => {
+                format!(
+                    "every member stops all it owns while the group rebalances ({})",
+                    partitions(rebalance.paused_count())
+                )
+            }
             assignor::protocol::RebalanceProtocol::Cooperative => format!(
-                "{} partitions stop over {} JoinGroup/SyncGroup round{}, every member rejoining each time",
-                rebalance.paused_count(),
+                "{} stop{} over {} JoinGroup/SyncGroup round{}, every member rejoining each time",
+                partitions(rebalance.paused_count()),
+                if rebalance.paused_count() == 1 { "s" } else { "" },
                 rebalance.rounds.len(),
                 if rebalance.rounds.len() == 1 { "" } else { "s" }
             ),
         };
-        out.push(format!("Today, on the classic protocol, {strategy} moves {} and {how}.", outcome.moved()));
+        out.push(format!("Today, on the classic protocol, {strategy} moves {}; {how}.", partitions(outcome.moved())));
         let (before, after) = (outcome.metrics.spread(), server.metrics.spread());
         if before != after {
             out.push(format!("Balance: the spread goes from {before} to {after} partitions."));
@@ -205,4 +208,9 @@ pub fn migration(report: &Report) -> Vec<String> {
         if assignor == ServerAssignor::Uniform { String::new() } else { format!(", group.remote.assignor={assignor}") }
     ));
     out
+}
+
+/// `1 partition`, `3 partitions`.
+fn partitions(count: usize) -> String {
+    format!("{count} partition{}", if count == 1 { "" } else { "s" })
 }

@@ -120,7 +120,7 @@ pub fn ConsumerProtocolResults() -> Html {
             if !migration.is_empty() {
                 <div class="migration-advice">
                     <h3>{ "What moving to the consumer protocol changes" }</h3>
-                    <ul>{ for migration.iter().map(|line| html! { <li>{ line.clone() }</li> }) }</ul>
+                    <ul class="migration-lines">{ for migration.iter().map(|line| html! { <li>{ line.clone() }</li> }) }</ul>
                     <ClientSettings {assignor} />
                 </div>
             }
@@ -142,7 +142,9 @@ fn ServerPanel(props: &ServerPanelProps) -> Html {
     let name = props.report.assignor.name();
     let heading = format!("{name} (server)");
     let body = match &props.report.outcome {
-        Err(e) => html! { <p class="error" role="alert">{ format!("Kafka's coordinator cannot assign this group: {e}") }</p> },
+        Err(e) => {
+            html! { <p class="error" role="alert">{ format!("Kafka's coordinator cannot assign this group: {e}") }</p> }
+        }
         Ok(outcome) => outcome_view(outcome, props),
     };
     let subscription = props.report.outcome.as_ref().ok().map(|o| subscription_name(o.subscription_type));
@@ -170,8 +172,12 @@ fn outcome_view(outcome: &Arc<ServerOutcome>, props: &ServerPanelProps) -> Html 
         let class = classes!("chip", topic_class(props.topic_index.get(&*tp.topic).copied().unwrap_or(0)), kind);
         let text = tp.to_string();
         match kind {
-            "revoked" => html! { <span {class} data-revoked={text.clone()} title={format!("{text}: revoked")}>{ text }</span> },
-            _ => html! { <span {class} data-partition={text.clone()} title={format!("{text}: {kind}")}>{ text }</span> },
+            "revoked" => {
+                html! { <span {class} data-revoked={text.clone()} title={format!("{text}: revoked")}>{ text }</span> }
+            }
+            _ => {
+                html! { <span {class} data-partition={text.clone()} title={format!("{text}: {kind}")}>{ text }</span> }
+            }
         }
     };
     let rows = outcome.target.iter().map(|(member, list)| {
