@@ -22,8 +22,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
+use assignor::check::Metrics;
 use assignor::protocol::RebalanceProtocol;
-use assignor::rebalance::Rebalance;
+use assignor::rebalance::{Diff, Lists, Rebalance};
 use assignor::TopicPartition;
 use serde::{Deserialize, Serialize};
 
@@ -402,16 +403,64 @@ fn replicas_elsewhere<'r>(replicas: impl Iterator<Item = Option<&'r str>> + Clon
     known.clone().next().is_some() && !known.any(|r| r == rack)
 }
 
+/// What a panel shows of an assignment, whichever protocol made it: the classic strategies'
+/// [`Outcome`]s and the consumer protocol's server-side assignors ([`crate::server`]) both give one.
+pub(crate) struct Assigned<'a> {
+    /// Each member's partitions, in the assignor's order.
+    pub result: &'a Lists,
+    /// From before to `result`.
+    pub diff: &'a Diff,
+    /// Of `result`.
+    pub metrics: &'a Metrics,
+    /// What the members owned before.
+    pub before: &'a Lists,
+    /// Partitions moved although their owner still subscribed and had room for them.
+    pub needless: usize,
+    /// Partitions that stop while the group rebalances.
+    pub paused: usize,
+    /// The protocol's name.
+    pub protocol: String,
+    /// Members that rebalance EAGER under a cooperative strategy.
+    pub eager_members: Names,
+    /// The rebalance's steps, worded.
+    pub timeline: TimelineDigest,
+    /// What the assignment does that no assignment may.
+    pub violations: Vec<String>,
+}
+
 impl OutcomeDigest {
     fn new(report: &Report, outcome: &Outcome, scenario: &Scenario) -> OutcomeDigest {
         let rebalance = &outcome.rebalance;
-        let metrics = &outcome.metrics;
-        let result = rebalance.result();
+        let assigned = Assigned {
+            result: rebalance.result(),
+            diff: &rebalance.diff,
+            metrics: &outcome.metrics,
+            before: &rebalance.before,
+            needless: outcome.needless_moves,
+            paused: rebalance.paused_count(),
+            protocol: rebalance.protocol.name().to_string(),
+            eager_members: Names::of(&rebalance.eager_members),
+            timeline: TimelineDigest::new(rebalance),
+            violations: outcome.violations.iter().map(ToString::to_string).collect(),
+        };
+        OutcomeDigest::build(report, &assigned, &scenario.topics, scenario)
+    }
+
+    /// The digest of `assigned`, one assignment of `report` (the report of `scenario`); `loads` are
+    /// the topics whose weights count.
+    pub(crate) fn build(
+        report: &Report,
+        assigned: &Assigned,
+        loads: &[TopicSpec],
+        scenario: &Scenario,
+    ) -> OutcomeDigest {
+        let metrics = assigned.metrics;
+        let result = assigned.result;
         let racks = Racks::new(scenario, report.racks);
         let topics: Arc<[String]> = scenario.topics.iter().map(|t| t.name.clone()).collect();
         let chips = shows_chips(report.total_partitions, result.len());
         let weighted = scenario.topics.iter().any(TopicSpec::is_weighted);
-        let load = outcome.load(&scenario.topics);
+        let load = crate::load::load(loads, result);
         let traffic = weighted.then(|| TrafficDigest {
             unit: if scenario.view.weight_unit.is_empty() {
                 "weight".to_string()
@@ -429,7 +478,7 @@ impl OutcomeDigest {
         let members: Vec<Arc<MemberDigest>> = result
             .iter()
             .map(|(id, list)| {
-                let change = rebalance.diff.members.get(id);
+                let change = assigned.diff.members.get(id);
                 let rack = racks.member.get(id.as_str()).copied();
                 let weight = weight_of(id);
                 let most_loaded = match &traffic {
@@ -440,7 +489,7 @@ impl OutcomeDigest {
                     Some(_) => u128::from(weight) * 100 / u128::from(heaviest),
                     None => (list.len() * 100 / most_count) as u128,
                 };
-                let member_chips = chips.then(|| member_chips(&racks, rebalance, id, usize::MAX).0);
+                let member_chips = chips.then(|| member_chips(&racks, result, assigned.diff, id, usize::MAX).0);
                 Arc::new(MemberDigest {
                     id: id.clone(),
                     rack: rack.map(str::to_string),
@@ -455,10 +504,10 @@ impl OutcomeDigest {
                 })
             })
             .collect();
-        let summary = (!chips).then(|| GroupSummary::new(outcome, &members, &racks, traffic.is_some()));
+        let summary = (!chips).then(|| GroupSummary::new(metrics, assigned.diff, &members, &racks, traffic.is_some()));
         OutcomeDigest {
-            protocol: rebalance.protocol.name().to_string(),
-            eager_members: Names::of(&rebalance.eager_members),
+            protocol: assigned.protocol.clone(),
+            eager_members: assigned.eager_members.clone(),
             topics,
             racks: report.racks,
             metrics: MetricsDigest {
@@ -473,14 +522,14 @@ impl OutcomeDigest {
             },
             traffic,
             moves: MovesDigest {
-                had_owners: !rebalance.before.values().all(Vec::is_empty),
-                moved: outcome.moved(),
-                paused: rebalance.paused_count(),
-                needless: outcome.needless_moves,
+                had_owners: !assigned.before.values().all(Vec::is_empty),
+                moved: assigned.diff.moved.len(),
+                paused: assigned.paused,
+                needless: assigned.needless,
             },
-            timeline: TimelineDigest::new(rebalance),
-            violations: outcome.violations.iter().take(VIOLATIONS_SHOWN).map(ToString::to_string).collect(),
-            violation_count: outcome.violations.len(),
+            timeline: assigned.timeline.clone(),
+            violations: assigned.violations.iter().take(VIOLATIONS_SHOWN).cloned().collect(),
+            violation_count: assigned.violations.len(),
             members,
             chips,
             summary,
@@ -490,9 +539,9 @@ impl OutcomeDigest {
 
 /// `member`'s chips, at most `limit`: what it holds in Kafka's order (kept or added), then what it
 /// revoked; and how many were left out.
-fn member_chips(racks: &Racks, rebalance: &Rebalance, member: &str, limit: usize) -> (Vec<Chip>, usize) {
-    let held = rebalance.result().get(member).map(Vec::as_slice).unwrap_or_default();
-    let change = rebalance.diff.members.get(member);
+fn member_chips(racks: &Racks, result: &Lists, diff: &Diff, member: &str, limit: usize) -> (Vec<Chip>, usize) {
+    let held = result.get(member).map(Vec::as_slice).unwrap_or_default();
+    let change = diff.members.get(member);
     let revoked = change.map(|c| c.revoked.as_slice()).unwrap_or_default();
     let added: std::collections::HashSet<&TopicPartition> =
         change.map(|c| c.added.iter().collect()).unwrap_or_default();
@@ -515,14 +564,24 @@ fn member_chips(racks: &Racks, rebalance: &Rebalance, member: &str, limit: usize
 /// Answers the page's request for one member's partitions, from the report of `scenario`: `None`
 /// when the strategy did not assign or the member is not in its panel.
 pub fn member_detail(report: &Report, scenario: &Scenario, request: &MemberRequest) -> Option<MemberDetail> {
-    let strategy = request.strategy.parse().ok()?;
-    let outcome = report.outcome(strategy)?;
-    let rebalance = &outcome.rebalance;
-    if !rebalance.result().contains_key(&request.member) {
+    // A server-side assignor's panel is named by its previous assignment's key (`crate::server`).
+    let server = assignor::consumer_group::ServerAssignor::ALL
+        .into_iter()
+        .find(|&a| crate::format::previous_key(a) == request.strategy)
+        .and_then(|a| report.server(a))
+        .map(|o| (&o.target, &*o.diff));
+    let (result, diff) = match server {
+        Some(found) => found,
+        None => {
+            let rebalance = &report.outcome(request.strategy.parse().ok()?)?.rebalance;
+            (rebalance.result(), &*rebalance.diff)
+        }
+    };
+    if !result.contains_key(&request.member) {
         return None;
     }
     let racks = Racks::new(scenario, report.racks);
-    let (chips, more) = member_chips(&racks, rebalance, &request.member, MEMBER_CHIP_LIMIT);
+    let (chips, more) = member_chips(&racks, result, diff, &request.member, MEMBER_CHIP_LIMIT);
     let topics = scenario.topics.iter().map(|t| t.name.clone()).collect();
     Some(MemberDetail { request: request.clone(), chips, more, topics })
 }
@@ -571,14 +630,20 @@ impl TimelineDigest {
 }
 
 impl GroupSummary {
-    fn new(outcome: &Outcome, members: &[Arc<MemberDigest>], racks: &Racks, weighted: bool) -> GroupSummary {
+    fn new(
+        metrics: &Metrics,
+        diff: &Diff,
+        members: &[Arc<MemberDigest>],
+        racks: &Racks,
+        weighted: bool,
+    ) -> GroupSummary {
         let load = |m: &MemberDigest| if weighted { m.weight } else { m.count as u64 };
         let mut by_load: Vec<&MemberDigest> = members.iter().map(|m| &**m).collect();
         by_load.sort_by(|a, b| load(b).cmp(&load(a)).then_with(|| a.id.cmp(&b.id)));
         let profile = sample(&by_load.iter().map(|m| load(m)).collect::<Vec<_>>(), PROFILE_POINTS);
         let heaviest =
             by_load.iter().take(SUMMARY_ENTRIES).filter(|m| load(m) > 0).map(|m| (m.id.clone(), load(m))).collect();
-        let spreads = &outcome.metrics.topic_spread;
+        let spreads = &metrics.topic_spread;
         let mut uneven: Vec<(u32, usize)> =
             spreads.iter().filter(|(_, &s)| s > 1).map(|(t, &s)| (racks.topic_index(t), s)).collect();
         let uneven_count = uneven.len();
@@ -586,7 +651,7 @@ impl GroupSummary {
         uneven.truncate(SUMMARY_ENTRIES);
         let mut flows: BTreeMap<(&str, Option<&str>), usize> = BTreeMap::new();
         let mut by_topic: BTreeMap<u32, usize> = BTreeMap::new();
-        for moved in &outcome.rebalance.diff.moved {
+        for moved in &diff.moved {
             *flows.entry((moved.from.as_str(), moved.to.as_deref())).or_default() += 1;
             *by_topic.entry(racks.topic_index(&moved.partition.topic)).or_default() += 1;
         }

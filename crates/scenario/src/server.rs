@@ -24,6 +24,8 @@ use assignor::consumer_group::reconcile::{self, MemberState, Reconciliation};
 use assignor::consumer_group::{target_assignment, CoordinatorError, ServerAssignor, SubscriptionType};
 use assignor::rebalance::{self, Diff, Lists};
 
+use crate::digest::{Assigned, Names, OutcomeDigest, PanelDigest, RoundDigest, TimelineDigest};
+use crate::format::{previous_key, Scenario};
 use crate::model::Model;
 use crate::report::Report;
 
@@ -213,4 +215,72 @@ pub fn migration(report: &Report) -> Vec<String> {
 /// `1 partition`, `3 partitions`.
 fn partitions(count: usize) -> String {
     format!("{count} partition{}", if count == 1 { "" } else { "s" })
+}
+
+impl ServerReport {
+    /// This assignor's panel as the classic panels' [`PanelDigest`] (see [`crate::digest`]), named by
+    /// its [`previous_key`] (`uniform`, `consumer-range`); its protocol is `CONSUMER` and its timeline
+    /// the reconciliation's rounds of heartbeats. `report` and `scenario` are the ones it is of.
+    pub fn digest(&self, report: &Report, scenario: &Scenario) -> PanelDigest {
+        let outcome = match &self.outcome {
+            Err(e) => Err(e.to_string()),
+            Ok(outcome) => {
+                let assigned = Assigned {
+                    result: &outcome.target,
+                    diff: &outcome.diff,
+                    metrics: &outcome.metrics,
+                    before: &outcome.before,
+                    needless: outcome.needless_moves,
+                    paused: outcome.reconciliation.as_ref().map_or(outcome.moved(), |r| r.stops.len()),
+                    protocol: "CONSUMER".to_string(),
+                    eager_members: Names::default(),
+                    timeline: timeline(outcome),
+                    violations: Vec::new(),
+                };
+                Ok(OutcomeDigest::build(report, &assigned, &scenario.topics, scenario))
+            }
+        };
+        PanelDigest { strategy: previous_key(self.assignor).to_string(), outcome }
+    }
+}
+
+/// The reconciliation as a panel's timeline: one line per round of heartbeats, and what stops.
+fn timeline(outcome: &ServerOutcome) -> TimelineDigest {
+    let Some(reconciliation) = &outcome.reconciliation else {
+        return TimelineDigest {
+            rounds: Vec::new(),
+            pauses: format!(
+                "only the {} that change owner stop; the rest keep flowing (not simulated heartbeat by heartbeat \
+                 above {MAX_RECONCILED} members × partitions)",
+                partitions(outcome.moved())
+            ),
+            settled: true,
+        };
+    };
+    let members = outcome.heartbeats.len().max(1);
+    let rounds = (0..reconciliation.rounds)
+        .map(|round| {
+            let (start, end) = (round * members, (round + 1) * members);
+            let (mut revoked, mut handed) = (0, 0);
+            for lane in reconciliation.lanes.values() {
+                let (Some(before), Some(after)) = (lane.consuming.get(start), lane.consuming.get(end)) else {
+                    continue;
+                };
+                revoked += before.difference(after).count();
+                handed += after.difference(before).count();
+            }
+            RoundDigest {
+                generation: outcome.epoch,
+                text: format!("heartbeats round {}: {revoked} revoked, {handed} handed to their new owner", round + 1),
+            }
+        })
+        .collect();
+    let pauses = match (reconciliation.stops.len(), outcome.longest_stop().unwrap_or(0)) {
+        (0, _) => "nothing stops: no member gives up a partition it is consuming".to_string(),
+        (stopped, longest) => format!(
+            "only the {} that change owner stop, for at most {longest} heartbeats; the rest keep flowing",
+            partitions(stopped)
+        ),
+    };
+    TimelineDigest { rounds, pauses, settled: reconciliation.converged }
 }

@@ -288,3 +288,81 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_server_panel_has_the_classic_panels_digest() {
+    use scenario::digest::{member_detail, ChipKind, MemberRequest, MovesDigest, PanelDigest};
+    let scenario = scenario::presets::find("consumer-protocol-uniform").unwrap().scenario().unwrap();
+    let report = Report::new(&scenario);
+    let digest = report.servers[0].digest(&report, &scenario);
+    assert_eq!(digest.strategy, "uniform");
+    // It crosses a worker boundary as the classic ones do.
+    let json = serde_json::to_string(&digest).unwrap();
+    assert_eq!(serde_json::from_str::<PanelDigest>(&json).unwrap(), digest);
+    let outcome = digest.outcome.as_ref().unwrap();
+    assert_eq!(outcome.protocol, "CONSUMER");
+    assert_eq!(outcome.moves, MovesDigest { had_owners: true, moved: 2, paused: 2, needless: 0 });
+    let chips = |member: &str| {
+        let row = outcome.members.iter().find(|m| m.id == member).unwrap();
+        row.chips.as_ref().unwrap().iter().map(|c| (c.partition, c.kind)).collect::<Vec<_>>()
+    };
+    assert_eq!(chips("C1"), [(2, ChipKind::Kept), (3, ChipKind::Revoked)]);
+    assert_eq!(chips("C3"), [(3, ChipKind::Added), (5, ChipKind::Added)]);
+    let rounds: Vec<&str> = outcome.timeline.rounds.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        rounds,
+        [
+            "heartbeats round 1: 2 revoked, 0 handed to their new owner",
+            "heartbeats round 2: 0 revoked, 2 handed to their new owner"
+        ]
+    );
+    assert_eq!(
+        outcome.timeline.pauses,
+        "only the 2 partitions that change owner stop, for at most 6 heartbeats; the rest keep flowing"
+    );
+    // One member's partitions on request, as for a big group's panel.
+    let request = MemberRequest { strategy: "uniform".into(), member: "C3".into() };
+    let detail = member_detail(&report, &scenario, &request).unwrap();
+    assert_eq!(detail.chips.iter().map(|c| c.partition).collect::<Vec<_>>(), [3, 5]);
+    let range = MemberRequest { strategy: "consumer-range".into(), member: "C3".into() };
+    assert_eq!(member_detail(&report, &scenario, &range).unwrap().chips.len(), 1);
+}
+
+#[test]
+fn edits_switch_the_protocol_and_the_assignor_and_type_ids() {
+    use scenario::edit::Edit;
+    let consumer = Edit::SetGroupProtocol { consumer: true }.apply(&Scenario::default()).unwrap();
+    assert!(consumer.consumer_protocol());
+    let range = Edit::SetRemoteAssignor { assignor: ServerAssignor::Range }.apply(&consumer).unwrap();
+    assert_eq!(range.remote_assignor.as_deref(), Some("range"));
+    assert_eq!(
+        Edit::SetRemoteAssignor { assignor: ServerAssignor::Uniform }.apply(&range).unwrap().remote_assignor,
+        None
+    );
+    // Back to classic: the Java client refuses group.remote.assignor there, so it goes too.
+    let classic = Edit::SetGroupProtocol { consumer: false }.apply(&range).unwrap();
+    assert_eq!((classic.protocol.clone(), classic.remote_assignor.clone()), (None, None));
+    let refused =
+        scenario::validate::errors(&Scenario { remote_assignor: Some("range".into()), ..classic })[0].to_string();
+    assert_eq!(refused, "remote_assignor: group.remote.assignor cannot be set when group.protocol=classic");
+    let with_topic = Scenario { topics: vec![TopicSpec::new("t", 1)], ..consumer };
+    let typed = Edit::SetTopicId { topic: 0, id: Some("eZUeEuqvSSGGPuIabmBwqg".into()) }.apply(&with_topic).unwrap();
+    assert_eq!(typed.topics[0].id.as_deref(), Some("eZUeEuqvSSGGPuIabmBwqg"));
+    let error = Edit::SetTopicId { topic: 0, id: Some("x".into()) }.apply(&with_topic).unwrap_err();
+    assert_eq!(error.to_string(), "topic 1 id: input string `x` decoded as 0 bytes, which is not equal to the expected 16 bytes of a base64-encoded UUID");
+}
+
+#[test]
+fn a_large_group_is_not_simulated_heartbeat_by_heartbeat() {
+    let scenario = Scenario {
+        protocol: Some("consumer".into()),
+        topics: vec![TopicSpec::new("big", 20_000)],
+        consumers: (0..6).map(|i| ConsumerSpec::new(format!("m{i}"), &["big"])).collect(),
+        ..Scenario::default()
+    };
+    let report = Report::new(&scenario);
+    let uniform = report.server(ServerAssignor::Uniform).unwrap();
+    assert_eq!(uniform.reconciliation, None);
+    assert_eq!(uniform.kept_never_stop(), None);
+    assert_eq!(uniform.metrics.spread(), 1);
+}
