@@ -12,7 +12,7 @@
 //! let scenario = scenario::presets::find("consumer-protocol-uniform").unwrap().scenario().unwrap();
 //! let report = Report::new(&scenario);
 //! let uniform = report.server(ServerAssignor::Uniform).unwrap();
-//! // A member joins: only what moves to it stops, and only between two heartbeats.
+//! // A member joins: only what moves to it stops; what the others keep never does.
 //! assert_eq!(uniform.kept_never_stop(), Some(true));
 //! assert_eq!(uniform.diff.moved.len(), uniform.reconciliation.as_ref().unwrap().stops.len());
 //! ```

@@ -114,6 +114,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
+            <p class="lanes-legend"><span class="unrevoked">{ "revoking (UNREVOKED_PARTITIONS)" }</span>{ " " }<span class="unreleased">{ "waiting for partitions still held (UNRELEASED_PARTITIONS)" }</span></p>
             <p class="lanes-summary">{ summary }</p>
             if !stops.is_empty() {
                 <ul class="stops">
