@@ -21,7 +21,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::state::{Action, Edit, Field};
-use crate::ui::fields::TextField;
+use crate::ui::fields::{refusal, TextField};
 use crate::ui::lanes::Lanes;
 use crate::ui::{topic_class, Store};
 
@@ -48,6 +48,12 @@ pub fn ProtocolEditor() -> Html {
         })
     };
     let current = scenario.server_assignor().unwrap_or(ServerAssignor::Uniform);
+    let on_refuse = {
+        let store = store.clone();
+        Callback::from(move |(field, message): (Field, String)| {
+            store.dispatch(Action::Refuse { field, error: refusal(field, message) })
+        })
+    };
     html! {
         <section class="editor protocol-editor" aria-labelledby="protocol-heading">
             <h2 id="protocol-heading">{ "Group protocol" }</h2>
@@ -86,7 +92,8 @@ pub fn ProtocolEditor() -> Html {
                                 <tr key={i} class={topic_class(i)} data-topic-id={topic.topic_id().map(|id| id.to_string()).unwrap_or_default()}>
                                     <td><span class="swatch" aria-hidden="true"></span>{ topic.name.clone() }</td>
                                     <td><TextField label={format!("Topic id of {}", topic.name)} compact=true value={topic.id.clone().unwrap_or_default()}
-                                        placeholder={derived} field={Field::TopicId(i)} {on_input} /></td>
+                                        placeholder={derived} field={Field::TopicId(i)} error={store.refusal(Field::TopicId(i)).map(AttrValue::from)}
+                                        {on_input} on_refuse={on_refuse.clone()} /></td>
                                 </tr>
                             }
                         }) }
