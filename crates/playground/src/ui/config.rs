@@ -23,17 +23,14 @@ const TARGETS: [(&str, Target); 6] = [
 pub fn ConfigSection() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let chosen = use_state(|| 0usize);
-    let copied = use_state(|| None::<(usize, bool)>);
     let target = TARGETS.get(*chosen).map_or(Target::Classic(Strategy::CooperativeSticky), |(_, t)| *t);
     let onchange = {
-        let (chosen, copied) = (chosen.clone(), copied.clone());
+        let chosen = chosen.clone();
         Callback::from(move |e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
             chosen.set(usize::try_from(select.selected_index()).unwrap_or(0));
-            copied.set(None);
         })
     };
-    let settings = config::settings(target);
     let lists: Vec<(String, Vec<Strategy>)> = store
         .scenario
         .consumers
@@ -52,32 +49,7 @@ pub fn ConfigSection() -> Html {
                     { for TARGETS.iter().enumerate().map(|(i, (name, _))| html! { <option selected={i == *chosen}>{ *name }</option> }) }
                 </select>
             </label>
-            <ul class="clients">
-                { for settings.iter().enumerate().map(|(i, s)| {
-                    let text = s.lines.join("\n");
-                    let copy = {
-                        let (copied, text) = (copied.clone(), text.clone());
-                        Callback::from(move |_| copied.set(Some((i, browser::copy_text(&text)))))
-                    };
-                    let label = match *copied {
-                        Some((j, true)) if j == i => "Copied",
-                        Some((j, false)) if j == i => "Select and copy",
-                        _ => "Copy",
-                    };
-                    html! {
-                        <li data-client={s.client.name()}>
-                            <h3><a href={s.docs} target="_blank" rel="noopener">{ s.client.name() }</a></h3>
-                            if !s.lines.is_empty() {
-                                <pre><code>{ text.clone() }</code></pre>
-                                <button type="button" onclick={copy} aria-label={format!("Copy the {} settings", s.client.name())}>{ label }</button>
-                            }
-                            if let Some(note) = &s.note {
-                                <p class="note">{ note.clone() }</p>
-                            }
-                        </li>
-                    }
-                }) }
-            </ul>
+            <ClientList key={target.to_string()} {target} />
             if let Some(migration) = migration.filter(|m| m.steps.len() > 1) {
                 <h3>{ "Getting there safely" }</h3>
                 <ol class="migration">
@@ -93,5 +65,50 @@ pub fn ConfigSection() -> Html {
                 }
             }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ClientListProps {
+    pub target: Target,
+    /// Said after "Copy the … settings" on each copy button, where two lists are on the page.
+    #[prop_or_default]
+    pub context: AttrValue,
+}
+
+/// Each client's settings for `target` with a link to its documentation and a copy button
+/// (`scenario::config::settings`, as `kap config` prints them). Keyed by target, so a copy's
+/// "Copied" goes with the list it was said of.
+#[function_component]
+pub fn ClientList(props: &ClientListProps) -> Html {
+    let copied = use_state(|| None::<(usize, bool)>);
+    let settings = config::settings(props.target);
+    html! {
+        <ul class="clients">
+            { for settings.iter().enumerate().map(|(i, s)| {
+                let text = s.lines.join("\n");
+                let copy = {
+                    let (copied, text) = (copied.clone(), text.clone());
+                    Callback::from(move |_| copied.set(Some((i, browser::copy_text(&text)))))
+                };
+                let label = match *copied {
+                    Some((j, true)) if j == i => "Copied",
+                    Some((j, false)) if j == i => "Select and copy",
+                    _ => "Copy",
+                };
+                html! {
+                    <li data-client={s.client.name()}>
+                        <h3><a href={s.docs} target="_blank" rel="noopener">{ s.client.name() }</a></h3>
+                        if !s.lines.is_empty() {
+                            <pre><code>{ text.clone() }</code></pre>
+                            <button type="button" onclick={copy} aria-label={format!("Copy the {} settings{}", s.client.name(), props.context)}>{ label }</button>
+                        }
+                        if let Some(note) = &s.note {
+                            <p class="note">{ note.clone() }</p>
+                        }
+                    </li>
+                }
+            }) }
+        </ul>
     }
 }

@@ -19,8 +19,8 @@ use scenario::server::{subscription_name, ServerOutcome, ServerReport};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::browser;
 use crate::state::{Action, Edit, Field};
+use crate::ui::config::ClientList;
 use crate::ui::fields::{refusal, TextField};
 use crate::ui::lanes::Lanes;
 use crate::ui::{topic_class, Store};
@@ -115,6 +115,10 @@ pub fn ConsumerProtocolResults() -> Html {
         s.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect::<HashMap<_, _>>()
     });
     let migration = scenario::server::migration(&computed);
+    let target = Target::Consumer(match assignor {
+        ServerAssignor::Uniform => config::ServerAssignor::Uniform,
+        ServerAssignor::Range => config::ServerAssignor::Range,
+    });
     html! {
         <section class="consumer-protocol" aria-labelledby="consumer-protocol-heading">
             <h2 id="consumer-protocol-heading">{ "Consumer protocol (KIP-848): the broker assigns" }</h2>
@@ -128,7 +132,9 @@ pub fn ConsumerProtocolResults() -> Html {
                 <div class="migration-advice">
                     <h3>{ "What moving to the consumer protocol changes" }</h3>
                     <ul class="migration-lines">{ for migration.iter().map(|line| html! { <li>{ line.clone() }</li> }) }</ul>
-                    <ClientSettings {assignor} />
+                    <div class="consumer-settings">
+                        <ClientList key={target.to_string()} {target} context=" for the consumer protocol" />
+                    </div>
                 </div>
             }
         </section>
@@ -232,48 +238,5 @@ fn outcome_view(outcome: &Arc<ServerOutcome>, props: &ServerPanelProps) -> Html 
                 <Lanes outcome={Arc::clone(outcome)} />
             }
         </>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct ClientSettingsProps {
-    assignor: ServerAssignor,
-}
-
-/// The client settings for the group's server-side assignor (`scenario::config`, as `kap config`
-/// prints them), each with a copy button.
-#[function_component]
-fn ClientSettings(props: &ClientSettingsProps) -> Html {
-    let copied = use_state(|| None::<(usize, bool)>);
-    let target = Target::Consumer(match props.assignor {
-        ServerAssignor::Uniform => config::ServerAssignor::Uniform,
-        ServerAssignor::Range => config::ServerAssignor::Range,
-    });
-    let settings = config::settings(target);
-    html! {
-        <ul class="clients consumer-settings" aria-label="client settings for the consumer protocol">
-            { for settings.iter().enumerate().filter(|(_, s)| !s.lines.is_empty()).map(|(i, s)| {
-                let text = s.lines.join("\n");
-                let copy = {
-                    let (copied, text) = (copied.clone(), text.clone());
-                    Callback::from(move |_| copied.set(Some((i, browser::copy_text(&text)))))
-                };
-                let label = match *copied {
-                    Some((j, true)) if j == i => "Copied",
-                    Some((j, false)) if j == i => "Select and copy",
-                    _ => "Copy",
-                };
-                html! {
-                    <li data-client={s.client.name()}>
-                        <h4><a href={s.docs} target="_blank" rel="noopener">{ s.client.name() }</a></h4>
-                        <pre><code>{ text.clone() }</code></pre>
-                        <button type="button" onclick={copy} aria-label={format!("Copy the {} settings for the consumer protocol", s.client.name())}>{ label }</button>
-                        if let Some(note) = &s.note {
-                            <p class="note">{ note.clone() }</p>
-                        }
-                    </li>
-                }
-            }) }
-        </ul>
     }
 }
