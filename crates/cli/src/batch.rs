@@ -123,11 +123,15 @@ fn answer(line: &str, output: &mut impl Write) -> io::Result<()> {
     if !line.trim_start().starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
         return failure(output, None, "not a group snapshot: a snapshot is a JSON object");
     }
-    if scenario::consumer_snapshot::is_consumer_line(line) {
+    // A classic line is read once: only a line that is not a classic snapshot is looked at again
+    // for `"protocol":"consumer"` (a second pass over a 28 MB line costs a tenth of the answer).
+    let parsed = serde_json::from_str::<scenario::Snapshot>(line);
+    let classic = parsed.as_ref().is_ok_and(|s| s.protocol.as_ref().is_none_or(|p| p.as_str() == "classic"));
+    if !classic && scenario::consumer_snapshot::is_consumer_line(line) {
         serde_json::to_writer(&mut *output, &scenario::consumer_snapshot::answer(line))?;
         return output.write_all(b"\n");
     }
-    let snapshot: scenario::Snapshot = match serde_json::from_str(line) {
+    let snapshot = match parsed {
         Ok(snapshot) => snapshot,
         Err(e) => {
             let what = match e.classify() {
@@ -201,15 +205,26 @@ fn write_assignment(
 
 /// Writes partition lists as `[["t0",0],…]`, each topic name escaped once.
 pub struct Pairs {
-    /// Per topic name, `["name",`.
-    prefixes: HashMap<Arc<str>, Vec<u8>>,
+    /// Per topic, in the group's order: `["name",`, and the shared name the core hands out for it
+    /// once it has been seen.
+    topics: Vec<(Vec<u8>, Option<Arc<str>>)>,
+    position: HashMap<Arc<str>, usize>,
+    /// The topic of the last pair written.
+    last: usize,
     number: itoa::Buffer,
 }
 
 impl Pairs {
-    pub fn new<'t>(topics: impl Iterator<Item = &'t str>) -> Self {
-        let prefixes = topics.map(|name| (Arc::from(name), Self::prefix(name))).collect::<HashMap<Arc<str>, Vec<u8>>>();
-        Pairs { prefixes, number: itoa::Buffer::new() }
+    pub fn new<'t>(names: impl Iterator<Item = &'t str>) -> Self {
+        let mut topics = Vec::new();
+        let mut position = HashMap::new();
+        for name in names {
+            position.entry(Arc::from(name)).or_insert_with(|| {
+                topics.push((Self::prefix(name), None));
+                topics.len() - 1
+            });
+        }
+        Pairs { topics, position, last: 0, number: itoa::Buffer::new() }
     }
 
     fn prefix(topic: &str) -> Vec<u8> {
@@ -220,35 +235,39 @@ impl Pairs {
         prefix
     }
 
+    /// The position of `topic`'s name. The core hands out one shared name per topic, and lists
+    /// usually run through a topic's partitions or through the topics in order: the last topic
+    /// and the one after it are tried by address before the name is hashed.
+    fn find(&mut self, topic: &Arc<str>) -> Option<usize> {
+        let seen =
+            |i: usize| self.topics.get(i).and_then(|(_, seen)| seen.as_ref()).is_some_and(|s| Arc::ptr_eq(s, topic));
+        let found = if seen(self.last) {
+            self.last
+        } else if seen(self.last + 1) {
+            self.last + 1
+        } else {
+            let i = *self.position.get(&**topic)?;
+            if let Some((_, seen)) = self.topics.get_mut(i) {
+                *seen = Some(Arc::clone(topic));
+            }
+            i
+        };
+        self.last = found;
+        Some(found)
+    }
+
     pub fn write(&mut self, output: &mut impl Write, list: &[TopicPartition]) -> io::Result<()> {
-        let Pairs { prefixes, number } = self;
         output.write_all(b"[")?;
-        // The core hands out one shared name per topic: consecutive partitions of a topic reuse
-        // the prefix found for the first.
-        let mut last: Option<(&Arc<str>, &[u8])> = None;
         for (i, tp) in list.iter().enumerate() {
             if i > 0 {
                 output.write_all(b",")?;
             }
-            let prefix = match last {
-                Some((topic, prefix)) if Arc::ptr_eq(topic, &tp.topic) => prefix,
-                _ => {
-                    let prefix = match prefixes.get(&tp.topic) {
-                        Some(prefix) => prefix.as_slice(),
-                        None => {
-                            // Not a topic of the group (cannot happen with the core's output): spelled out.
-                            output.write_all(&Self::prefix(&tp.topic))?;
-                            output.write_all(number.format(tp.partition).as_bytes())?;
-                            output.write_all(b"]")?;
-                            continue;
-                        }
-                    };
-                    last = Some((&tp.topic, prefix));
-                    prefix
-                }
-            };
-            output.write_all(prefix)?;
-            output.write_all(number.format(tp.partition).as_bytes())?;
+            match self.find(&tp.topic).and_then(|t| self.topics.get(t)) {
+                Some((prefix, _)) => output.write_all(prefix)?,
+                // Not a topic of the group (cannot happen with the core's output): spelled out.
+                None => output.write_all(&Self::prefix(&tp.topic))?,
+            }
+            output.write_all(self.number.format(tp.partition).as_bytes())?;
             output.write_all(b"]")?;
         }
         output.write_all(b"]")
@@ -327,6 +346,20 @@ mod tests {
         let error = answers[0]["error"].as_str().unwrap_or_default();
         assert!(error.starts_with("not a group snapshot: more than 100000 members at line 1"), "{error}");
         assert_eq!(answers[1]["error"], "line 2 has more than 6000000 items (the batch limit); not read");
+    }
+
+    #[test]
+    fn pairs_name_every_partition_whatever_the_order_of_its_topics() {
+        let (t0, t1, copy): (Arc<str>, Arc<str>, Arc<str>) = ("t0".into(), "t\"1".into(), "t0".into());
+        let tp = |topic: &Arc<str>, partition| TopicPartition { topic: Arc::clone(topic), partition };
+        let list = [tp(&t0, 0), tp(&t1, 0), tp(&t1, 1), tp(&t0, 1), tp(&copy, 2), tp(&"x".into(), 3), tp(&t1, 2)];
+        let mut pairs = Pairs::new(["t0", "t\"1"].into_iter());
+        let mut output = Vec::new();
+        for _ in 0..2 {
+            pairs.write(&mut output, &list).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let once = r#"[["t0",0],["t\"1",0],["t\"1",1],["t0",1],["t0",2],["x",3],["t\"1",2]]"#;
+        assert_eq!(String::from_utf8_lossy(&output), once.repeat(2));
     }
 
     #[test]

@@ -27,6 +27,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc rather than the system allocator: a large `batch` line makes a million small names and
+/// lists and frees them again, where it takes about a fifth less time (README, Performance).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "kap", version, about = "Kafka's consumer partition assignors, exactly as Kafka computes them")]
 struct Cli {

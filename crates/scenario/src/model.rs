@@ -324,9 +324,24 @@ impl Snapshot<'_> {
         }
         // One shared name per topic: a member's owned partitions point at it rather than each
         // holding a copy (a million owned partitions are common in large groups).
-        let shared: HashMap<&str, Arc<str>> =
-            topics.iter().map(|t| (t.name.as_str(), Arc::from(t.name.as_str()))).collect();
-        let topic_name = |name: &str| shared.get(name).cloned().unwrap_or_else(|| Arc::from(name));
+        let shared: Vec<Arc<str>> = topics.iter().map(|t| Arc::from(t.name.as_str())).collect();
+        let position: HashMap<&str, usize> = topics.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
+        // Owned lists usually name their topics in the snapshot's order (clients send them sorted):
+        // the topic after the last one found is tried before the name is hashed.
+        let mut next = 0;
+        let mut topic_name = |name: &str| -> Arc<str> {
+            let found = match shared.get(next) {
+                Some(guess) if **guess == *name => Some(next),
+                _ => position.get(name).copied(),
+            };
+            match found.and_then(|i| shared.get(i).map(|topic| (i, topic))) {
+                Some((i, topic)) => {
+                    next = i + 1;
+                    Arc::clone(topic)
+                }
+                None => Arc::from(name),
+            }
+        };
         let members = self
             .members
             .into_iter()
