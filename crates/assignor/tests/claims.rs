@@ -1,0 +1,122 @@
+//! Claims on previously owned partitions that Kafka's tests never make: the generation a member's
+//! claim carries when its user data is of another strategy or unreadable, and whom a withheld
+//! partition is withheld from when two members claimed it. Each case turns on one rule, and the
+//! comment gives the answer a wrong rule would produce. The user-data cases are Kafka's Java
+//! answers (its assignors' `assign(partitionsPerTopic, subscriptions)` on the same subscriptions,
+//! from a harness outside the repository).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+
+use assignor::trace::Step;
+use assignor::{
+    assign_subscriptions, assign_traced, Group, Member, Strategy, Subscription, Topic, TopicPartition, UserData,
+};
+
+fn partitions(list: &[(&str, u32)]) -> Vec<TopicPartition> {
+    list.iter().map(|&(topic, partition)| TopicPartition::new(topic, partition)).collect()
+}
+
+fn lists(expected: &[(&str, &[(&str, u32)])]) -> BTreeMap<String, Vec<TopicPartition>> {
+    expected.iter().map(|&(member, list)| (member.to_string(), partitions(list))).collect()
+}
+
+/// A cooperative client's subscription to `t0`, with what it owned, its `generationId` (KIP-792)
+/// and its user data.
+fn subscription(id: &str, owned: &[(&str, u32)], generation: Option<i32>, user_data: Option<UserData>) -> Subscription {
+    Subscription {
+        member_id: id.into(),
+        topics: vec!["t0".into()],
+        owned_partitions: partitions(owned),
+        generation,
+        user_data,
+        ..Subscription::default()
+    }
+}
+
+fn cooperative(subscriptions: &[Subscription]) -> BTreeMap<String, Vec<TopicPartition>> {
+    assign_subscriptions(Strategy::CooperativeSticky, &[Topic::new("t0", 2)], subscriptions).unwrap().members
+}
+
+/// `CooperativeStickyAssignor.memberData`: user data no schema reads counts as generation -1, so
+/// C1's claim on t0-0 loses to C0's from generation 0 (as generation 1 it would take t0-0).
+#[test]
+fn unreadable_cooperative_user_data_claims_from_generation_minus_one() {
+    let subscriptions = [
+        subscription("C0", &[("t0", 0)], Some(0), None),
+        subscription("C1", &[("t0", 0)], None, Some(UserData::Unreadable)),
+    ];
+    assert_eq!(cooperative(&subscriptions), lists(&[("C0", &[("t0", 0)]), ("C1", &[("t0", 1)])]));
+}
+
+/// Sticky user data read with the cooperative schema: its first INT32, the length of the topic
+/// array (here two topics, one the cluster no longer has), is taken for the generation. Generation
+/// 2 beats C0's 1: C1 takes t0-0 (as 1 the claim would be double and t0-0 withheld; as 0 C0
+/// would keep it).
+#[test]
+fn sticky_user_data_read_as_cooperative_claims_from_its_topic_count() {
+    let sticky = UserData::Sticky { partitions: partitions(&[("t0", 0), ("gone", 0)]), generation: Some(5) };
+    let subscriptions =
+        [subscription("C0", &[("t0", 0)], Some(1), None), subscription("C1", &[("t0", 0)], None, Some(sticky))];
+    assert_eq!(cooperative(&subscriptions), lists(&[("C0", &[("t0", 1)]), ("C1", &[("t0", 0)])]));
+}
+
+/// `StickyAssignor.memberData`: user data neither sticky schema reads (unreadable bytes, or a
+/// cooperative client's one INT32) counts as generation -1. Every other member is of generation
+/// 0, so 0 stays the highest and no claim is from an older generation; were the odd member's
+/// generation above 0, the others' claims would all be older ones and the general builder would
+/// hand t1's partitions out differently (C1 would get t1-1 rather than t0-0).
+#[test]
+fn sticky_user_data_no_sticky_schema_reads_is_generation_minus_one() {
+    let sticky = |id: &str, topics: &[&str], owned: &[(&str, u32)]| Subscription {
+        member_id: id.into(),
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        user_data: Some(UserData::Sticky { partitions: partitions(owned), generation: Some(0) }),
+        ..Subscription::default()
+    };
+    let topics = [Topic::new("t0", 1), Topic::new("t1", 4), Topic::new("t2", 1)];
+    for odd in [UserData::Unreadable, UserData::Cooperative { generation: 3 }] {
+        let subscriptions = [
+            sticky("C0", &["t0", "t2"], &[("t1", 0), ("t1", 3)]),
+            sticky("C1", &["t0", "t2"], &[("t1", 1), ("t1", 2)]),
+            sticky("C2", &["t0", "t1"], &[("t0", 0)]),
+            Subscription { user_data: Some(odd.clone()), ..sticky("C3", &["t0", "t1", "t2"], &[]) },
+        ];
+        let assignment = assign_subscriptions(Strategy::Sticky, &topics, &subscriptions).unwrap();
+        let expected = lists(&[
+            ("C0", &[("t2", 0)]),
+            ("C1", &[("t0", 0)]),
+            ("C2", &[("t1", 1), ("t1", 3)]),
+            ("C3", &[("t1", 0), ("t1", 2)]),
+        ]);
+        assert_eq!(assignment.members, expected, "{odd:?}");
+    }
+}
+
+/// A and B both claim t-0, t-1 and t-2 in generation 1: every claim is double, nobody keeps them,
+/// and the constrained builder deals them out again; each is withheld from its new owner until
+/// the other claimant has revoked it. A is the first claimant of all three, so the member it is
+/// withheld from is the second one, found among the further claimants of that very partition.
+#[test]
+fn a_partition_claimed_twice_is_withheld_from_the_other_claimant() {
+    let member = |id: &str| Member {
+        id: id.into(),
+        topics: vec!["t".into()],
+        owned: partitions(&[("t", 0), ("t", 1), ("t", 2)]),
+        generation: Some(1),
+        ..Member::default()
+    };
+    let group = Group { topics: vec![Topic::new("t", 6)], members: vec![member("A"), member("B")] };
+    let mut steps: Vec<Step> = Vec::new();
+    let assignment = assign_traced(Strategy::CooperativeSticky, &group, &mut steps).unwrap();
+    assert_eq!(assignment.members, lists(&[("A", &[("t", 4)]), ("B", &[("t", 3), ("t", 5)])]));
+    let withheld: Vec<String> = steps
+        .iter()
+        .filter_map(|step| match step {
+            Step::Withhold { partition, from, to } => Some(format!("{partition}: {from} -> {to}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(withheld, ["t-0: B -> A", "t-1: A -> B", "t-2: B -> A"]);
+}
