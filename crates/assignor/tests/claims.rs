@@ -1,6 +1,7 @@
 //! Claims on previously owned partitions that Kafka's tests never make: the generation a member's
-//! claim carries when its user data is of another strategy or unreadable, and whom a withheld
-//! partition is withheld from when two members claimed it. Each case turns on one rule, and the
+//! claim carries when its user data is of another strategy or unreadable, whom a withheld
+//! partition is withheld from when two members claimed it, and what the constrained builder's
+//! walkthrough says about the partitions a member gives up. Each case turns on one rule, and the
 //! comment gives the answer a wrong rule would produce. The user-data cases are Kafka's Java
 //! answers (its assignors' `assign(partitionsPerTopic, subscriptions)` on the same subscriptions,
 //! from a harness outside the repository).
@@ -119,4 +120,38 @@ fn a_partition_claimed_twice_is_withheld_from_the_other_claimant() {
         })
         .collect();
     assert_eq!(withheld, ["t-0: B -> A", "t-1: A -> B", "t-2: B -> A"]);
+}
+
+/// The constrained builder's walkthrough: C0 owned all three partitions, two members join, so C0
+/// keeps its quota and gives the rest up, and the walkthrough names each partition given up and
+/// the orders the rest is dealt in (what `kap explain` shows for this rebalance).
+#[test]
+fn the_constrained_walkthrough_names_each_partition_given_up_and_the_orders_dealt_in() {
+    let member = |id: &str, owned: &[(&str, u32)]| Member {
+        id: id.into(),
+        topics: vec!["t".into()],
+        owned: partitions(owned),
+        generation: (!owned.is_empty()).then_some(1),
+        ..Member::default()
+    };
+    let group = Group {
+        topics: vec![Topic::new("t", 3)],
+        members: vec![member("C0", &[("t", 0), ("t", 1), ("t", 2)]), member("C1", &[]), member("C2", &[])],
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    assign_traced(Strategy::Sticky, &group, &mut steps).unwrap();
+    let shown: Vec<String> = steps.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown[3..],
+        [
+            "C0 keeps t-0, which it owned.",
+            "C0 loses t-1: the member owns more than its quota.",
+            "C0 loses t-2: the member owns more than its quota.",
+            "Sort members under minQuota, by member id: C1, C2.",
+            "Sort members at minQuota that may take one more, by member id: .",
+            "Sort unassigned partitions, by topic and partition: t-1, t-2.",
+            "Give t-1 to C1.",
+            "Give t-2 to C2.",
+        ]
+    );
 }
