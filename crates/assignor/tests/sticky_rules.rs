@@ -1,10 +1,10 @@
-//! Claims on previously owned partitions that Kafka's tests never make: the generation a member's
+//! Rules of the sticky assignors that Kafka's tests never exercise: the generation a member's
 //! claim carries when its user data is of another strategy or unreadable, whom a withheld
-//! partition is withheld from when two members claimed it, and what the constrained builder's
-//! walkthrough says about the partitions a member gives up. Each case turns on one rule, and the
-//! comment gives the answer a wrong rule would produce. The user-data cases are Kafka's Java
-//! answers (its assignors' `assign(partitionsPerTopic, subscriptions)` on the same subscriptions,
-//! from a harness outside the repository).
+//! partition is withheld from when two members claimed it, and what the walkthrough says about
+//! the partitions a member gives up and the members passed over on the rack pass. Each case turns
+//! on one rule, and the comment gives the answer a wrong rule would produce. The user-data cases
+//! are Kafka's Java answers (its assignors' `assign(partitionsPerTopic, subscriptions)` on the
+//! same subscriptions, from a harness outside the repository).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -152,6 +152,46 @@ fn the_constrained_walkthrough_names_each_partition_given_up_and_the_orders_deal
             "Sort unassigned partitions, by topic and partition: t-1, t-2.",
             "Give t-1 to C1.",
             "Give t-2 to C2.",
+        ]
+    );
+}
+
+/// The general builder's rack pass (KIP-881): t0's replicas are on rack b only, so C0 (rack a) is
+/// passed over for its rack and C2 for its subscription; C1, on rack b, takes both partitions.
+#[test]
+fn the_rack_pass_names_each_member_passed_over_and_why() {
+    let member = |id: &str, rack: &str, topics: &[&str]| Member {
+        id: id.into(),
+        rack: Some(rack.into()),
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        ..Member::default()
+    };
+    let on_b = vec![vec![Some("b".to_string())]; 2];
+    let group = Group {
+        topics: vec![Topic { name: "t0".into(), partitions: 2, replica_racks: on_b }, Topic::new("t1", 2)],
+        members: vec![member("C0", "a", &["t0", "t1"]), member("C1", "b", &["t0"]), member("C2", "a", &["t1"])],
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    let assignment = assign_traced(Strategy::Sticky, &group, &mut steps).unwrap();
+    assert_eq!(
+        assignment.members,
+        lists(&[("C0", &[("t1", 0)]), ("C1", &[("t0", 0), ("t0", 1)]), ("C2", &[("t1", 1)])])
+    );
+    let attempts: Vec<String> = steps
+        .iter()
+        .filter(|step| matches!(step, Step::Skip { .. } | Step::Assign { .. }))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        attempts,
+        [
+            "Try t0-0 on C0: no, its rack holds no replica; next.",
+            "Give t0-0 to C1.",
+            "Try t0-1 on C0: no, its rack holds no replica; next.",
+            "Try t0-1 on C2: no, it does not subscribe to the topic; next.",
+            "Give t0-1 to C1.",
+            "Give t1-0 to C0.",
+            "Give t1-1 to C2.",
         ]
     );
 }
