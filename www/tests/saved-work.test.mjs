@@ -244,7 +244,8 @@ test('a link with an oversized title, an oversized file and over-long texts are 
   ]) {
     const fragment = encodeFragment({ ...preset, title });
     assert.ok(fragment.length < 100_000, `${fragment.length} characters`);
-    const page = await context.newPage();
+    // Each link in a browser of its own: the preset shown instead of the last one may be saved.
+    const page = await (await env.browser.newContext()).newPage();
     const errors = collectErrors(page);
     const started = Date.now();
     await page.goto(env.url + fragment);

@@ -12,7 +12,6 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::computed::summarised;
 use crate::saved::{self, Origin};
 use crate::state::{Action, State};
 use crate::ui::config::ConfigSection;
@@ -41,6 +40,26 @@ pub fn App() -> Html {
         let (session, first) = (use_mut_ref(|| first.0.session.clone()), Rc::clone(&first));
         Keeper::new(session, use_reducer(move || Status::new(&first.0)))
     };
+    // The compute worker: its answers go to the reducer, which paints only the current version's.
+    let worker = use_memo((), {
+        let dispatcher = store.dispatcher();
+        move |_| {
+            let failed = dispatcher.clone();
+            browser::ComputeWorker::start(
+                move |answer| dispatcher.dispatch(Action::Computed(Box::new(answer))),
+                move |why| failed.dispatch(Action::Banner(Some(why))),
+            )
+        }
+    });
+    {
+        // Each scenario on screen that has no answer yet goes to the worker (latest wins).
+        let (worker, jobs, keep) = (Rc::clone(&worker), store.jobs(), store.keep());
+        use_effect_with((store.version(), jobs.is_some()), move |_| {
+            if let (Some(worker), Some(jobs)) = (worker.as_ref(), jobs) {
+                worker.want(jobs, keep);
+            }
+        });
+    }
     // The scenario on screen, for listeners set up once.
     let latest = use_mut_ref(|| Rc::clone(&store.scenario));
     let url_timer = use_mut_ref(|| None::<Timeout>);
@@ -162,12 +181,12 @@ fn Playground() -> Html {
                     <WeightsEditor />
                     <EventsBar />
                 </div>
-                <div class="results">
+                <Results>
                     <GroupSummary />
                     <ConsumerProtocolResults />
                     <Panels explain=true />
                     <ConfigSection />
-                </div>
+                </Results>
             </main>
         </div>
     }
@@ -183,9 +202,30 @@ fn EmbedView() -> Html {
             if !store.scenario.title.is_empty() {
                 <p class="embed-title">{ store.scenario.title.clone() }</p>
             }
-            <ConsumerProtocolResults />
-            <Panels explain=false />
+            <Results>
+                <ConsumerProtocolResults />
+                <Panels explain=false />
+            </Results>
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultsProps {
+    children: Html,
+}
+
+/// The results region: busy, its panels dimmed, while the scenario on screen waits for its answer
+/// (they show the last one painted meanwhile). `data-version` is the scenario's version,
+/// `data-shown` the version whose answer is painted (for tests and the performance script).
+#[function_component]
+fn Results(props: &ResultsProps) -> Html {
+    let Some(store) = use_context::<Store>() else { return html! {} };
+    let pending = store.pending();
+    html! {
+        <div class="results" aria-busy={pending.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={format!("{:.0}", store.compute_ms)}>
+            { props.children.clone() }
         </div>
     }
 }
@@ -246,19 +286,19 @@ fn PresetPicker() -> Html {
 #[function_component]
 fn GroupSummary() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let computed = &store.computed;
+    let computed = &store.shown;
     html! {
         <section class="summary" aria-label="group summary">
             if !computed.errors.is_empty() {
                 <ul class="problems" role="alert">
-                    { for computed.errors.iter().map(|p| html! { <li class="error">{ p.to_string() }</li> }) }
+                    { for computed.errors.iter().map(|p| html! { <li class="error">{ p.clone() }</li> }) }
                 </ul>
             }
-            if let Some(selection) = &computed.selection {
+            if let Some(choice) = &computed.choice {
                 <p class="selection">
-                    if let Some(strategy) = selection.strategy {
-                        { "The group uses " }<strong data-group-strategy={strategy.name()}>{ strategy.name() }</strong>
-                        { format!(" ({}): {}.", selection.group_protocol().map(|p| p.name()).unwrap_or_default(), selection.reason()) }
+                    if let Some(strategy) = &choice.strategy {
+                        { "The group uses " }<strong data-group-strategy={strategy.clone()}>{ strategy.clone() }</strong>
+                        { format!(" ({}): {}.", choice.protocol, choice.reason) }
                     } else {
                         <span class="error">{ "The consumers share no strategy: the coordinator refuses them (INCONSISTENT_GROUP_PROTOCOL)." }</span>
                     }
@@ -266,11 +306,11 @@ fn GroupSummary() -> Html {
             }
             if !computed.advice.is_empty() || !computed.warnings.is_empty() {
                 <ul class="advice">
-                    { for computed.advice.iter().map(|a| html! { <li>{ a.message.clone() }</li> }) }
-                    { for computed.warnings.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }
+                    { for computed.advice.iter().map(|a| html! { <li>{ a.clone() }</li> }) }
+                    { for computed.warnings.iter().map(|p| html! { <li>{ p.clone() }</li> }) }
                 </ul>
             }
-            if summarised(computed) {
+            if computed.summarised() {
                 <p class="note">{ format!("{} partitions: each member's partitions are summarised as ranges.", computed.total_partitions) }</p>
             }
         </section>
@@ -289,8 +329,16 @@ fn Panels(props: &PanelsProps) -> Html {
     let topic_index = use_memo(Rc::clone(scenario), |s| {
         s.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect::<HashMap<_, _>>()
     });
-    let computed = Rc::clone(&store.computed);
-    let summarised = summarised(&computed);
+    // Interim, until the panels read the worker's panel digests: the report of the scenario whose
+    // answer is painted (whole for a small group), computed here.
+    let computed = {
+        let scenario = Rc::clone(scenario);
+        use_memo(store.shown_version, move |_| scenario::report::Report::new(&scenario))
+    };
+    let summarised = store.shown.summarised();
+    // The walkthrough replays the scenario the page holds, which is whole for a group this small
+    // (work::INLINE_ENTRIES); a summarised group's previous assignment stays in the worker.
+    let explain = props.explain && !summarised;
     html! {
         <div class="panels">
             { for scenario.view.shown().into_iter().filter_map(|strategy| {
@@ -298,7 +346,7 @@ fn Panels(props: &PanelsProps) -> Html {
                 Some(html! {
                     <StrategyPanel key={strategy.name()} {strategy} panel={PanelRef(Rc::clone(&computed), index)}
                         topic_index={Rc::clone(&topic_index)} show_diff={scenario.view.diff}
-                        {summarised} explain={props.explain}
+                        {summarised} explain={explain}
                         chosen={computed.selection.as_ref().and_then(|s| s.strategy) == Some(strategy)} />
                 })
             }) }

@@ -1,9 +1,162 @@
-//! The only module that touches browser APIs: the URL, storage, the clipboard, downloads. Every
-//! call tolerates their absence (a sandboxed iframe has no storage, an old browser no clipboard).
+//! The only module that touches browser APIs: the compute worker, the URL, storage, the clipboard,
+//! downloads. Every call tolerates their absence (a sandboxed iframe has no storage, an old browser
+//! no clipboard).
 
-use wasm_bindgen::JsValue;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use playground::work::{Answer, Job, Queue, Reply, Request, Version};
+use scenario::digest::{MemberDetail, MemberRequest};
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::saved::{Unsaved, Write};
+
+/// The script Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link).
+const WORKER_SCRIPT: &str = "worker_loader.js";
+
+/// The compute worker as the page talks to it: at most one request at the worker and one waiting
+/// (`work::Queue`), each answer handed to the page as it comes.
+#[derive(Clone)]
+pub struct ComputeWorker(Rc<Connection>);
+
+struct Connection {
+    worker: web_sys::Worker,
+    queue: RefCell<Queue>,
+    /// The versions the worker must keep, as of the last job wanted.
+    keep: RefCell<Vec<Version>>,
+    listeners: RefCell<Vec<EventListener>>,
+    /// Opened members waiting for their partitions.
+    members: RefCell<Vec<MemberWait>>,
+}
+
+/// A member asked for, and where its partitions go.
+type MemberWait = (Version, MemberRequest, Box<dyn FnOnce(Option<MemberDetail>)>);
+
+impl ComputeWorker {
+    /// Starts the worker; `answer` receives its answers, `failed` why it stopped answering.
+    pub fn start(answer: impl Fn(Answer) + 'static, failed: impl Fn(String) + 'static) -> Option<ComputeWorker> {
+        let base = page_base();
+        let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
+        let worker = web_sys::Worker::new(&format!("{directory}{WORKER_SCRIPT}")).ok()?;
+        let connection = Rc::new(Connection {
+            worker,
+            queue: RefCell::new(Queue::loading()),
+            keep: RefCell::default(),
+            listeners: RefCell::default(),
+            members: RefCell::default(),
+        });
+        let failed = Rc::new(failed);
+        let weak = Rc::downgrade(&connection);
+        let stopped = Rc::clone(&failed);
+        let on_message = EventListener::new(&connection.worker, "message", move |event| {
+            let Some(connection) = weak.upgrade() else { return };
+            let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
+            mark("answer:received");
+            let reply = serde_wasm_bindgen::from_value::<Reply>(event.data());
+            mark("answer:decoded");
+            if let Ok(Reply::Member { version, request, detail, current }) = reply {
+                // Not the queue's business: a member is answered between computations.
+                let waiting = std::mem::take(&mut *connection.members.borrow_mut());
+                let (answered, rest): (Vec<_>, Vec<_>) =
+                    waiting.into_iter().partition(|(v, r, _)| *v == version && *r == request);
+                *connection.members.borrow_mut() = rest;
+                if current {
+                    answered.into_iter().for_each(|(_, _, give)| give(detail.clone()));
+                }
+                return;
+            }
+            // The worker takes what waits before the page paints this answer.
+            let next = connection.queue.borrow_mut().done();
+            if let Some(jobs) = next {
+                connection.send(jobs);
+            }
+            match reply {
+                Ok(Reply::Answer(reply)) => answer(*reply),
+                Ok(Reply::Ready | Reply::Member { .. }) => {}
+                Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
+                Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
+            }
+            mark("answer:handled");
+            // For the performance script: what an answer costs the page's thread.
+            measure("answer:decode", "answer:received", "answer:decoded");
+            measure("answer:handle", "answer:decoded", "answer:handled");
+            clear_marks();
+        });
+        let on_error = EventListener::new(&connection.worker, "error", move |event| {
+            let message = event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_default();
+            stopped(format!("The results cannot be computed: the compute worker stopped ({message})."))
+        });
+        connection.listeners.borrow_mut().extend([on_message, on_error]);
+        Some(ComputeWorker(connection))
+    }
+
+    /// The page wants the last of `jobs` computed (and the worker to keep `keep`): sent now if the
+    /// worker is idle, else they wait, replacing whatever waited.
+    pub fn want(&self, jobs: Vec<Job>, keep: Vec<Version>) {
+        *self.0.keep.borrow_mut() = keep;
+        let jobs = self.0.queue.borrow_mut().push(jobs);
+        if let Some(jobs) = jobs {
+            self.0.send(jobs);
+        }
+    }
+}
+
+impl ComputeWorker {
+    /// Asks for one member's partitions in a panel of `version` (a summarised group's, opened by
+    /// the user); `give` gets them unless `version` is no longer the last computed.
+    #[allow(dead_code)] // until the panels open members through it (their digest-based rendering)
+    pub fn member(&self, version: Version, request: MemberRequest, give: impl FnOnce(Option<MemberDetail>) + 'static) {
+        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Member { version, request: request.clone() }) else {
+            return;
+        };
+        self.0.members.borrow_mut().push((version, request, Box::new(give)));
+        let _ = self.0.worker.post_message(&message);
+    }
+}
+
+/// A User Timing mark (`performance.mark`), where the browser has them.
+fn mark(name: &str) {
+    if let Some(clock) = window().and_then(|w| w.performance()) {
+        let _ = clock.mark(name);
+    }
+}
+
+/// A User Timing measure between two marks: only the last of each name is kept.
+fn measure(name: &str, start: &str, end: &str) {
+    if let Some(clock) = window().and_then(|w| w.performance()) {
+        clock.clear_measures_with_measure_name(name);
+        let _ = clock.measure_with_start_mark_and_end_mark(name, start, end);
+    }
+}
+
+/// Drops the marks, once measured (the timeline keeps no more than the last measures).
+fn clear_marks() {
+    if let Some(clock) = window().and_then(|w| w.performance()) {
+        clock.clear_marks();
+    }
+}
+
+impl Connection {
+    fn send(&self, jobs: Vec<Job>) {
+        let keep = self.keep.borrow().clone();
+        match serde_wasm_bindgen::to_value(&Request::Compute { jobs, keep }) {
+            Ok(message) => {
+                let _ = self.worker.post_message(&message);
+            }
+            // Nothing was sent: the worker is idle again.
+            Err(_) => {
+                self.queue.borrow_mut().done();
+            }
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
 
 fn window() -> Option<web_sys::Window> {
     web_sys::window()

@@ -1,12 +1,17 @@
 //! The app's one model and its reducer. Every edit is a rebalance: what each strategy assigned
 //! becomes what its members own, and the edited group is assigned again from there.
 //!
-//! The reducer only computes; side effects (URL, storage, clipboard) live in effects in `app.rs`.
+//! The reducer computes no assignment: each scenario gets a version, the compute worker answers
+//! for it (`work`), and an answer is painted only if it is of the scenario on screen. Until it
+//! comes, the page shows the last answer painted. Side effects (the worker, URL, storage,
+//! clipboard) live in effects in `app.rs`.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use playground::work::{self, Answer, Job, Prior, Version};
 pub use scenario::edit::{Edit, EditError, Field};
-use scenario::Scenario;
+use scenario::{Previous, Scenario};
 use yew::Reducible;
 
 use crate::computed::Computed;
@@ -19,6 +24,9 @@ pub enum Action {
     /// Start over from the current group as a fresh group: no previous assignment.
     Forget,
     SetView(scenario::View),
+    /// Replace the scenario's weights (or anything else that is not a rebalance): the same
+    /// previous assignment, computed again; undoable.
+    Reweigh(Scenario),
     Undo,
     Redo,
     Banner(Option<String>),
@@ -27,6 +35,8 @@ pub enum Action {
         field: Field,
         error: EditError,
     },
+    /// The worker computed a version: painted if it is the scenario on screen, dropped if not.
+    Computed(Box<Answer>),
 }
 
 /// An edit that was refused, and the field it came from (`None`: a button).
@@ -36,16 +46,54 @@ pub struct Refusal {
     pub error: EditError,
 }
 
+/// A scenario as the page holds it: its version, where its previous assignment is, and, once the
+/// worker has answered for it, what it shows and (a small group) what it settled into.
+#[derive(Clone, Debug)]
+struct Step {
+    scenario: Rc<Scenario>,
+    version: Version,
+    prior: Prior,
+    shown: Option<Rc<Computed>>,
+    settled: Option<Rc<Previous>>,
+}
+
+impl Step {
+    fn job(&self) -> Job {
+        Job { version: self.version, prior: self.prior, scenario: Rc::clone(&self.scenario) }
+    }
+
+    /// The scenario the next edit starts from: this one settled, whole when its settled
+    /// assignment crossed, else referring to the worker's.
+    fn settled(&self) -> (Rc<Scenario>, Prior) {
+        match &self.settled {
+            Some(previous) => {
+                let previous = Some((**previous).clone());
+                (Rc::new(Scenario { previous, ..(*self.scenario).clone() }), Prior::Inline)
+            }
+            None => (Rc::new(Scenario { previous: None, ..(*self.scenario).clone() }), Prior::Settled(self.version)),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
-    /// The scenario on screen; its `previous` is the assignment before the last edit.
+    /// The scenario on screen; its `previous` is the assignment before the last edit, unless the
+    /// worker holds it (a big group: see `work`).
     pub scenario: Rc<Scenario>,
-    /// Derived from `scenario`, kept so an edit computes it once.
-    pub computed: Rc<Computed>,
+    /// Its version, its prior, and its answer once it came.
+    step: Step,
+    /// The last answer painted: this scenario's, or while its own is pending an earlier one's.
+    pub shown: Rc<Computed>,
+    /// The version `shown` is of.
+    pub shown_version: Version,
+    /// How long the worker took to compute `shown` (for the performance script), in ms.
+    pub compute_ms: f64,
     /// The field being edited and the scenario its first edit started from.
-    current: Option<(Field, Rc<Scenario>)>,
-    undo: Vec<Rc<Scenario>>,
-    redo: Vec<Rc<Scenario>>,
+    current: Option<(Field, Rc<Scenario>, Prior)>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+    /// The next version to hand out.
+    next: Version,
     /// The last refused edit.
     pub refused: Option<Refusal>,
     /// A page-wide message (a link or a file that did not open).
@@ -54,21 +102,30 @@ pub struct State {
 
 impl PartialEq for State {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.scenario, &other.scenario) && self.refused == other.refused && self.banner == other.banner
+        Rc::ptr_eq(&self.scenario, &other.scenario)
+            && Rc::ptr_eq(&self.shown, &other.shown)
+            && self.refused == other.refused
+            && self.banner == other.banner
     }
 }
 
-/// How many steps undo remembers.
+/// How many steps undo remembers (a big group fewer: see [`work::SETTLED_BUDGET`]).
 const UNDO_DEPTH: usize = 100;
 
 impl State {
+    /// The page's first scenario (version 1), nothing computed yet.
     pub fn new(scenario: Scenario) -> State {
+        let scenario = Rc::new(scenario);
         State {
-            computed: Rc::new(Computed::new(&scenario)),
-            scenario: Rc::new(scenario),
+            step: Step { scenario: Rc::clone(&scenario), version: 1, prior: Prior::Inline, shown: None, settled: None },
+            scenario,
+            shown: Rc::new(Computed::default()),
+            shown_version: 0,
+            compute_ms: 0.0,
             current: None,
             undo: Vec::new(),
             redo: Vec::new(),
+            next: 2,
             refused: None,
             banner: None,
         }
@@ -82,9 +139,58 @@ impl State {
         !self.redo.is_empty()
     }
 
-    /// The scenario the next edit starts from: this one, rebalanced.
-    fn settled(&self) -> Scenario {
-        self.computed.settled(&self.scenario)
+    /// The version on screen.
+    pub fn version(&self) -> Version {
+        self.step.version
+    }
+
+    /// Whether the scenario on screen waits for its answer (the panels show an earlier one).
+    pub fn pending(&self) -> bool {
+        self.step.shown.is_none()
+    }
+
+    /// What the worker must compute for the scenario on screen, if its answer has not come: its
+    /// job last, and before it, oldest first, the unanswered versions it builds on (edits that came
+    /// faster than the answers; the worker skips those it has settled already).
+    pub fn jobs(&self) -> Option<Vec<Job>> {
+        if !self.pending() {
+            return None;
+        }
+        let mut jobs = vec![self.step.job()];
+        let mut prior = self.step.prior;
+        while let Prior::Settled(base) = prior {
+            let Some(step) = self.steps().find(|s| s.version == base && s.shown.is_none()) else { break };
+            jobs.push(step.job());
+            prior = step.prior;
+        }
+        jobs.reverse();
+        Some(jobs)
+    }
+
+    /// The versions whose settled assignment the worker must keep: every step's (the next edit
+    /// from it starts there) and the prior of every step not computed yet (it is computed from it).
+    pub fn keep(&self) -> Vec<Version> {
+        let mut keep: Vec<Version> = self.steps().flat_map(Self::needs).collect();
+        if let Some((_, _, Prior::Settled(base))) = &self.current {
+            keep.push(*base);
+        }
+        keep.sort_unstable();
+        keep.dedup();
+        keep
+    }
+
+    fn steps(&self) -> impl Iterator<Item = &Step> {
+        self.undo.iter().chain(self.redo.iter()).chain(std::iter::once(&self.step))
+    }
+
+    /// The versions a step needs the worker to keep.
+    fn needs(step: &Step) -> impl Iterator<Item = Version> {
+        let own = step.settled.is_none().then_some(step.version);
+        let prior = match (step.prior, &step.shown) {
+            (Prior::Settled(base), None) => Some(base),
+            _ => None,
+        };
+        own.into_iter().chain(prior)
     }
 
     /// Why the last edit of `field` was refused, if it was.
@@ -92,30 +198,63 @@ impl State {
         self.refused.as_ref().filter(|r| r.field == Some(field)).map(|r| r.error.reason())
     }
 
+    /// `step` on screen: its own answer if it has one, else the last one painted, dimmed.
     fn show(
         &self,
-        scenario: Rc<Scenario>,
-        current: Option<(Field, Rc<Scenario>)>,
-        undo: Vec<Rc<Scenario>>,
-        redo: Vec<Rc<Scenario>>,
+        step: Step,
+        current: Option<(Field, Rc<Scenario>, Prior)>,
+        undo: Vec<Step>,
+        redo: Vec<Step>,
     ) -> State {
-        State {
-            computed: Rc::new(Computed::new(&scenario)),
-            scenario,
+        let (shown, shown_version) = match &step.shown {
+            Some(shown) => (Rc::clone(shown), step.version),
+            None => (Rc::clone(&self.shown), self.shown_version),
+        };
+        let mut state = State {
+            scenario: Rc::clone(&step.scenario),
+            step,
+            shown,
+            shown_version,
+            compute_ms: self.compute_ms,
             current,
             undo,
             redo,
+            next: self.next,
             refused: None,
             banner: self.banner.clone(),
+        };
+        state.trim();
+        state
+    }
+
+    /// A new step for `scenario`, with the next version.
+    fn fresh(&mut self, scenario: Rc<Scenario>, prior: Prior) -> Step {
+        let version = self.next;
+        self.next += 1;
+        Step { scenario, version, prior, shown: None, settled: None }
+    }
+
+    /// Drops the oldest undo steps while what the worker keeps for them exceeds the budget.
+    fn trim(&mut self) {
+        let over = |state: &State| {
+            let sizes: BTreeMap<Version, usize> =
+                state.steps().map(|s| (s.version, work::settled_entries(&s.scenario))).collect();
+            let biggest = sizes.values().copied().max().unwrap_or(0);
+            // A prior that is no step's own version (the oldest step's) is as large as its step.
+            let kept: usize = state.keep().iter().map(|v| sizes.get(v).copied().unwrap_or(biggest)).sum();
+            kept > work::SETTLED_BUDGET
+        };
+        if self.undo.len() > UNDO_DEPTH {
+            self.undo.drain(..self.undo.len() - UNDO_DEPTH);
+        }
+        while !self.undo.is_empty() && over(self) {
+            self.undo.remove(0);
         }
     }
 
-    fn push_undo(&self) -> Vec<Rc<Scenario>> {
+    fn push_undo(&self) -> Vec<Step> {
         let mut undo = self.undo.clone();
-        undo.push(Rc::clone(&self.scenario));
-        if undo.len() > UNDO_DEPTH {
-            undo.remove(0);
-        }
+        undo.push(self.step.clone());
         undo
     }
 
@@ -124,48 +263,92 @@ impl State {
             Action::Edit(edit) => {
                 let field = edit.field();
                 let continuing = match &self.current {
-                    Some((current, base)) if Some(*current) == field => Some(Rc::clone(base)),
+                    Some((current, base, prior)) if Some(*current) == field => Some((Rc::clone(base), *prior)),
                     _ => None,
                 };
-                let base = continuing.clone().unwrap_or_else(|| Rc::new(self.settled()));
+                let (base, prior) = continuing.clone().unwrap_or_else(|| self.step.settled());
                 match edit.apply(&base) {
                     Ok(next) => {
                         // A continued edit replaces the last one: undo goes back past both.
                         let undo = if continuing.is_some() { self.undo.clone() } else { self.push_undo() };
-                        self.show(Rc::new(next), field.map(|f| (f, base)), undo, Vec::new())
+                        let mut state = self.clone();
+                        let step = state.fresh(Rc::new(next), prior);
+                        state.show(step, field.map(|f| (f, base, prior)), undo, Vec::new())
                     }
                     Err(error) => State { refused: Some(Refusal { field, error }), ..self.clone() },
                 }
             }
-            Action::Load(scenario) => self.show(Rc::new(scenario), None, self.push_undo(), Vec::new()),
-            Action::Forget => {
-                let fresh = Scenario { previous: None, ..(*self.scenario).clone() };
-                self.show(Rc::new(fresh), None, self.push_undo(), Vec::new())
-            }
+            Action::Load(scenario) => self.replace(scenario),
+            Action::Forget => self.replace(Scenario { previous: None, ..(*self.scenario).clone() }),
             Action::SetView(view) => {
-                // The view is not a rebalance: same group, same previous assignment.
+                // The view is not a rebalance: same group, same previous assignment, same answer.
                 let scenario = Rc::new(Scenario { view, ..(*self.scenario).clone() });
-                State { scenario, ..self.clone() }
+                State { step: Step { scenario: Rc::clone(&scenario), ..self.step.clone() }, scenario, ..self.clone() }
+            }
+            Action::Reweigh(scenario) => {
+                let previous = self.scenario.previous.clone();
+                let mut state = self.clone();
+                let step = state.fresh(Rc::new(Scenario { previous, ..scenario }), self.step.prior);
+                state.show(step, None, self.push_undo(), Vec::new())
             }
             Action::Undo => match self.undo.split_last() {
                 Some((last, rest)) => {
                     let mut redo = self.redo.clone();
-                    redo.push(Rc::clone(&self.scenario));
-                    self.show(Rc::clone(last), None, rest.to_vec(), redo)
+                    redo.push(self.step.clone());
+                    self.show(last.clone(), None, rest.to_vec(), redo)
                 }
                 None => self.clone(),
             },
             Action::Redo => match self.redo.split_last() {
-                Some((next, rest)) => self.show(Rc::clone(next), None, self.push_undo(), rest.to_vec()),
+                Some((next, rest)) => self.show(next.clone(), None, self.push_undo(), rest.to_vec()),
                 None => self.clone(),
             },
             Action::Banner(banner) => State { banner, ..self.clone() },
             Action::Refuse { field, error } => {
                 State { refused: Some(Refusal { field: Some(field), error }), ..self.clone() }
             }
+            Action::Computed(answer) => self.answered(*answer),
+        }
+    }
+
+    /// A whole new scenario, undoable.
+    fn replace(&self, scenario: Scenario) -> State {
+        let mut state = self.clone();
+        let step = state.fresh(Rc::new(scenario), Prior::Inline);
+        state.show(step, None, self.push_undo(), Vec::new())
+    }
+
+    /// The worker's answer: painted when it is of the scenario on screen; any other is stale.
+    fn answered(&self, answer: Answer) -> State {
+        if answer.version != self.step.version || !self.pending() {
+            return self.clone();
+        }
+        let mut step = self.step.clone();
+        if let Some(previous) = answer.previous {
+            // The previous assignment crossed back: the page holds the scenario whole again.
+            step.scenario = Rc::new(Scenario { previous: Some(previous), ..(*step.scenario).clone() });
+            step.prior = Prior::Inline;
+        }
+        step.settled = answer.settled.map(Rc::new);
+        let shown = Rc::new(answer.computed);
+        step.shown = Some(Rc::clone(&shown));
+        State {
+            scenario: Rc::clone(&step.scenario),
+            step,
+            shown,
+            shown_version: answer.version,
+            compute_ms: answer.compute_ms,
+            banner: match answer.prior_lost {
+                true => Some(LOST.to_string()),
+                false => self.banner.clone(),
+            },
+            ..self.clone()
         }
     }
 }
+
+/// The banner when the worker no longer had what a scenario was built on.
+const LOST: &str = "This step's previous assignment is no longer kept (a very large group keeps few undo steps): it is shown as a fresh group.";
 
 impl Reducible for State {
     type Action = Action;
@@ -177,14 +360,56 @@ impl Reducible for State {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
+
+    use playground::work::Engine;
+    use scenario::report::Report;
+
     use super::*;
 
+    thread_local! {
+        /// The compute worker, here answering at once on the test's own thread.
+        static WORKER: RefCell<Engine> = RefCell::new(Engine::default());
+    }
+
+    /// The worker's answer for the scenario on screen, if it waits for one.
+    fn answer(state: &State) -> Option<Answer> {
+        let jobs = state.jobs()?;
+        WORKER.with(|engine| engine.borrow_mut().compute(jobs, &state.keep()))
+    }
+
+    /// `state` with its answer painted, as the page is once the worker has answered.
+    fn answered(state: State) -> State {
+        match answer(&state) {
+            Some(answer) => state.apply(Action::Computed(Box::new(answer))),
+            None => state,
+        }
+    }
+
+    /// `apply`, then let the worker answer.
+    trait Page {
+        fn act(&self, action: Action) -> State;
+    }
+
+    impl Page for State {
+        fn act(&self, action: Action) -> State {
+            answered(self.apply(action))
+        }
+    }
+
     fn preset(id: &str) -> State {
-        State::new(scenario::presets::find(id).and_then(|p| p.scenario().ok()).unwrap_or_default())
+        answered(State::new(scenario::presets::find(id).and_then(|p| p.scenario().ok()).unwrap_or_default()))
+    }
+
+    /// The report of the scenario on screen, which a small group holds whole once answered.
+    fn report(state: &State) -> Report {
+        assert!(!state.pending());
+        Report::new(&state.scenario)
     }
 
     fn range_of(state: &State, member: &str) -> Vec<String> {
-        let outcome = state.computed.outcome(assignor::Strategy::Range).unwrap();
+        let report = report(state);
+        let outcome = report.outcome(assignor::Strategy::Range).unwrap();
         outcome.rebalance.result()[member].iter().map(ToString::to_string).collect()
     }
 
@@ -192,8 +417,9 @@ mod tests {
     fn an_edit_rebalances_from_the_last_assignment() {
         let state = preset("range-imbalance");
         assert_eq!(range_of(&state, "C1"), ["T1-0", "T1-1", "T1-2", "T2-0", "T2-1"]);
-        let state = state.apply(Action::Edit(Edit::AddConsumer));
-        let range = state.computed.outcome(assignor::Strategy::Range).unwrap();
+        let state = state.act(Action::Edit(Edit::AddConsumer));
+        let report = report(&state);
+        let range = report.outcome(assignor::Strategy::Range).unwrap();
         // C1 owned five partitions before the edit; now the ranges are cut three ways.
         assert_eq!(range.rebalance.before["C1"].len(), 5);
         assert_eq!(range_of(&state, "C0"), ["T1-0", "T1-1", "T2-0"]);
@@ -203,10 +429,11 @@ mod tests {
     #[test]
     fn typing_into_one_field_is_one_rebalance() {
         let state = preset("range-imbalance");
-        let typed = |state: &State, n| state.apply(Action::Edit(Edit::SetPartitions { topic: 0, partitions: n }));
+        let typed = |state: &State, n| state.act(Action::Edit(Edit::SetPartitions { topic: 0, partitions: n }));
         let after_1 = typed(&state, 1);
         let after_12 = typed(&after_1, 12);
-        let range = after_12.computed.outcome(assignor::Strategy::Range).unwrap();
+        let report = report(&after_12);
+        let range = report.outcome(assignor::Strategy::Range).unwrap();
         // The diff starts from the 5-partition topic, not from the 1 typed on the way to 12.
         assert_eq!(range.rebalance.before["C1"].len(), 5);
         let undone = after_12.apply(Action::Undo);
@@ -225,7 +452,7 @@ mod tests {
             Edit::RemoveTopic { topic: 9 },
             Edit::Leave { consumer: 9 },
         ] {
-            let next = state.apply(Action::Edit(edit.clone()));
+            let next = state.act(Action::Edit(edit.clone()));
             assert!(Rc::ptr_eq(&next.scenario, &state.scenario), "{edit:?} was applied");
             let refused = next.refused.as_ref().unwrap_or_else(|| panic!("{edit:?} gave no reason"));
             // The reason shows beside the field the edit came from.
@@ -239,9 +466,9 @@ mod tests {
     #[test]
     fn the_replication_factor_and_the_racks_are_two_edits() {
         let state = preset("range-imbalance");
-        let factor = state.apply(Action::Edit(Edit::SetReplicationFactor { topic: 0, factor: 2 }));
+        let factor = state.act(Action::Edit(Edit::SetReplicationFactor { topic: 0, factor: 2 }));
         let racks = factor
-            .apply(Action::Edit(Edit::SetReplicaRacks { topic: 0, racks: vec![Some("x".into()), Some("y".into())] }));
+            .act(Action::Edit(Edit::SetReplicaRacks { topic: 0, racks: vec![Some("x".into()), Some("y".into())] }));
         // Undo takes the racks back and leaves the factor: each input is its own field.
         let undone = racks.apply(Action::Undo);
         assert!(Rc::ptr_eq(&undone.scenario, &factor.scenario));
@@ -253,14 +480,133 @@ mod tests {
     #[test]
     fn a_topic_without_partitions_and_rackless_replicas_are_edits_like_any_other() {
         let state = preset("range-imbalance");
-        let emptied = state.apply(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 0 }));
+        let emptied = state.act(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 0 }));
         assert!(emptied.refused.is_none());
         assert_eq!(emptied.scenario.topics[0].partitions, 0);
         assert_eq!(range_of(&emptied, "C1"), ["T2-0", "T2-1"]);
         let racks = vec![Some("a".to_string()), None];
         let rackless =
-            state.apply(Action::Edit(Edit::SetPartitionRacks { topic: 0, partition: 1, racks: Some(racks.clone()) }));
+            state.act(Action::Edit(Edit::SetPartitionRacks { topic: 0, partition: 1, racks: Some(racks.clone()) }));
         assert!(rackless.refused.is_none());
         assert_eq!(rackless.scenario.topics[0].racks_of(1), racks);
+    }
+
+    /// The scenario after `edits`, each from the last one settled, as the reducer built it on the
+    /// main thread before the worker (and as `kap` computes a scenario file): the reference.
+    fn the_old_way(first: &Scenario, edits: &[Edit]) -> Scenario {
+        edits.iter().fold(first.clone(), |scenario, edit| {
+            edit.apply(&Report::new(&scenario).settled(&scenario)).unwrap_or_else(|e| panic!("{edit:?}: {e:?}"))
+        })
+    }
+
+    #[test]
+    fn an_answer_for_a_version_no_longer_on_screen_is_never_painted() {
+        let state = preset("range-imbalance");
+        let first = Rc::clone(&state.shown);
+        let two = state.apply(Action::Edit(Edit::AddConsumer));
+        // Pending: the panels keep the last answer (dimmed, aria-busy), not a blank.
+        assert!(two.pending());
+        assert!(Rc::ptr_eq(&two.shown, &first));
+        assert_eq!(two.shown_version, state.version());
+        let late = answer(&two).unwrap_or_else(|| panic!("no job"));
+        // Another field is edited before the worker answers: version 2's answer is stale.
+        let three = two.apply(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 7 }));
+        let ignored = three.apply(Action::Computed(Box::new(late.clone())));
+        assert!(ignored.pending());
+        assert!(Rc::ptr_eq(&ignored.shown, &first));
+        // Version 3 builds on version 2 settled, which the worker settles although it never
+        // painted it; its answer is exactly the report of the scenario built the old way.
+        let painted = answered(ignored);
+        assert!(!painted.pending());
+        assert_eq!(painted.shown_version, painted.version());
+        let first_scenario = preset("range-imbalance").scenario;
+        let reference =
+            the_old_way(&first_scenario, &[Edit::AddConsumer, Edit::SetPartitions { topic: 0, partitions: 7 }]);
+        assert_eq!(*painted.shown, Computed::new(&Report::new(&reference), &reference));
+        assert_eq!(*painted.scenario, reference);
+        // Undo back to version 2: its late answer is now current, and painted.
+        let undone = painted.apply(Action::Undo);
+        assert!(undone.pending());
+        let back = undone.apply(Action::Computed(Box::new(late)));
+        assert!(!back.pending());
+        assert_eq!(*back.scenario, the_old_way(&first_scenario, &[Edit::AddConsumer]));
+    }
+
+    /// A group of `partitions` partitions on one topic and three consumers.
+    fn big(partitions: u32) -> Scenario {
+        Scenario {
+            topics: vec![scenario::TopicSpec::new("big", partitions)],
+            consumers: ["C0", "C1", "C2"].iter().map(|id| scenario::ConsumerSpec::new(*id, &["big"])).collect(),
+            ..Scenario::default()
+        }
+    }
+
+    #[test]
+    fn a_big_group_refers_to_the_settled_assignment_the_worker_keeps() {
+        let state = answered(State::new(big(6_000)));
+        let edits =
+            [Edit::AddConsumer, Edit::SetPartitions { topic: 0, partitions: 6_001 }, Edit::Leave { consumer: 0 }];
+        let mut now = state.clone();
+        for edit in &edits {
+            now = now.act(Action::Edit(edit.clone()));
+            // 24,000 entries do not cross: the page holds the group without its previous assignment.
+            assert_eq!(now.scenario.previous, None);
+            assert!(matches!(now.step.prior, Prior::Settled(v) if v + 1 == now.version()));
+        }
+        let reference = the_old_way(&state.scenario, &edits);
+        assert_eq!(*now.shown, Computed::new(&Report::new(&reference), &reference));
+        assert_eq!(*now.scenario, Scenario { previous: None, ..reference });
+        // Undo and redo ask nothing of the worker: each step kept its answer.
+        let undone = now.apply(Action::Undo);
+        assert!(!undone.pending());
+        assert!(undone.apply(Action::Redo).jobs().is_none());
+    }
+
+    #[test]
+    fn a_big_group_keeps_as_many_undo_steps_as_the_settled_budget_allows() {
+        let mut state = State::new(big(1_000_000));
+        for n in 0..10 {
+            // Each edit of another field is an undo step; none is answered (they need not be).
+            let edit = if n % 2 == 0 { Edit::AddConsumer } else { Edit::Leave { consumer: 0 } };
+            state = state.apply(Action::Edit(edit));
+            let entries = state.keep().len() * 4_000_000;
+            assert!(entries <= work::SETTLED_BUDGET, "{entries} entries kept after {n} edits");
+            assert!(state.can_undo());
+        }
+        assert_eq!(state.undo.len(), 1);
+        // A small group keeps its hundred steps.
+        let mut small = preset("range-imbalance");
+        for n in 0..150 {
+            small = small.apply(Action::Edit(if n % 2 == 0 { Edit::AddConsumer } else { Edit::Leave { consumer: 0 } }));
+        }
+        assert_eq!(small.undo.len(), UNDO_DEPTH);
+    }
+
+    /// Edits dispatched faster than the page renders reach the worker as one request: each
+    /// version the last builds on goes with it, and is settled before it.
+    #[test]
+    fn edits_faster_than_the_answers_are_still_each_a_rebalance() {
+        let state = preset("range-imbalance");
+        let edits = [
+            Edit::AddConsumer,
+            Edit::SetPartitions { topic: 0, partitions: 7 },
+            Edit::SetPartitions { topic: 1, partitions: 4 },
+            Edit::SetPartitions { topic: 1, partitions: 5 },
+        ];
+        let last = edits.iter().fold(state.clone(), |s, e| s.apply(Action::Edit(e.clone())));
+        // The last edit continues the one before (same field): three rebalances, three jobs.
+        let jobs = last.jobs().unwrap_or_default();
+        assert_eq!(jobs.iter().map(|j| j.version).collect::<Vec<_>>(), [2, 3, 5]);
+        let painted = answered(last);
+        let reference = the_old_way(
+            &state.scenario,
+            &[
+                Edit::AddConsumer,
+                Edit::SetPartitions { topic: 0, partitions: 7 },
+                Edit::SetPartitions { topic: 1, partitions: 5 },
+            ],
+        );
+        assert_eq!(*painted.shown, Computed::new(&Report::new(&reference), &reference));
+        assert_eq!(*painted.scenario, reference);
     }
 }

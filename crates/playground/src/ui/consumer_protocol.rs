@@ -109,12 +109,16 @@ pub fn ProtocolEditor() -> Html {
 #[function_component]
 pub fn ConsumerProtocolResults() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let computed = Rc::clone(&store.computed);
+    // Interim, until the server panels render from the worker's digests as the strategy panels
+    // do: a consumer-protocol group's report, computed here (a classic group's is not).
+    let computed =
+        use_memo(Rc::clone(&store.scenario), |s| s.consumer_protocol().then(|| scenario::report::Report::new(s)));
+    let Some(computed) = computed.as_ref().as_ref() else { return html! {} };
     let Some(assignor) = computed.server_assignor else { return html! {} };
     let topic_index = use_memo(Rc::clone(&store.scenario), |s| {
         s.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect::<HashMap<_, _>>()
     });
-    let migration = scenario::server::migration(&computed);
+    let migration = scenario::server::migration(computed);
     let target = Target::Consumer(match assignor {
         ServerAssignor::Uniform => config::ServerAssignor::Uniform,
         ServerAssignor::Range => config::ServerAssignor::Range,

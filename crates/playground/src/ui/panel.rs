@@ -35,7 +35,7 @@ pub struct PanelProps {
 
 /// A panel in the shared computed results, compared by identity.
 #[derive(Clone)]
-pub struct PanelRef(pub std::rc::Rc<crate::computed::Computed>, pub usize);
+pub struct PanelRef(pub std::rc::Rc<scenario::report::Report>, pub usize);
 
 impl PartialEq for PanelRef {
     fn eq(&self, other: &Self) -> bool {

@@ -66,7 +66,7 @@ pub fn WeightsEditor() -> Html {
                     WeightChange::Hot { weights, listed: false } => topic.partition_weights.extend(weights),
                 }
             }
-            dispatcher.dispatch(Action::Load(next));
+            dispatcher.dispatch(Action::Reweigh(next));
         })
     };
     let refuse = use_callback(refused.setter(), |refusal: (usize, String), refused| refused.set(Some(refusal)));
@@ -76,7 +76,7 @@ pub fn WeightsEditor() -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             let mut next = (**latest.borrow()).clone();
             next.view.weight_unit = input.value().trim().to_string();
-            dispatcher.dispatch(Action::Load(next));
+            dispatcher.dispatch(Action::Reweigh(next));
         })
     };
     let row_keys = keys.borrow_mut().follow(scenario.topics.iter().map(|t| t.name.as_str()));

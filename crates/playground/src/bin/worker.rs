@@ -1,0 +1,47 @@
+//! The compute worker (a Web Worker built by Trunk from this binary): it runs the strategies for
+//! the page and keeps what each version settled into (`playground::work::Engine`). It answers one
+//! request at a time; the page sends the next only once it has the answer, so no stale work waits
+//! here.
+
+use std::cell::RefCell;
+
+use playground::work::{Engine, Reply, Request};
+use wasm_bindgen::prelude::{Closure, JsValue};
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+fn main() {
+    let Ok(scope) = web_sys::js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else { return };
+    let engine = RefCell::new(Engine::default());
+    let replies = scope.clone();
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+        let reply = match serde_wasm_bindgen::from_value::<Request>(event.data()) {
+            Ok(Request::Compute { jobs, keep }) => {
+                let clock = replies.performance();
+                let started = clock.as_ref().map_or(0.0, |c| c.now());
+                let answer = engine.borrow_mut().compute(jobs, &keep);
+                answer.map(|mut answer| {
+                    answer.compute_ms = clock.as_ref().map_or(0.0, |c| c.now()) - started;
+                    Reply::Answer(Box::new(answer))
+                })
+            }
+            Ok(Request::Member { version, request }) => {
+                let detail = engine.borrow().member(version, &request);
+                Some(Reply::Member { version, request, current: detail.is_ok(), detail: detail.ok().flatten() })
+            }
+            Err(error) => Some(Reply::Unreadable(error.to_string())),
+        };
+        if let Some(reply) = reply {
+            post(&replies, &reply);
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The page's messages reach this worker only from here on: the page waits for this.
+    on_message.forget();
+    post(&scope, &Reply::Ready);
+}
+
+fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
+    let value = serde_wasm_bindgen::to_value(reply).unwrap_or(JsValue::NULL);
+    let _ = scope.post_message(&value);
+}

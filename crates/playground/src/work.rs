@@ -1,0 +1,360 @@
+//! Computing off the main thread: what crosses to the compute worker and back, the queue that keeps
+//! at most one request waiting, and the worker's own side, which keeps the settled previous
+//! assignments the page refers to by version.
+//!
+//! Every scenario the page shows has a [`Version`]. An edit starts from the scenario on screen
+//! *settled* (each strategy's result becomes what its members own), and a settled assignment is as
+//! large as the group: a million partitions under four strategies. So the page never builds it:
+//! the worker does, keeps it under the version it settled, and the page's next scenario says
+//! [`Prior::Settled`] of that version instead of holding the lists. Only a group of at most
+//! [`INLINE_ENTRIES`] entries comes back whole, so that its links, saves and exports carry its
+//! previous assignment as they always have.
+//!
+//! Everything here is plain data and plain functions, tested natively; `bin/worker.rs` and the
+//! page's `worker.rs` only move messages.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use scenario::digest::{member_detail, MemberDetail, MemberRequest};
+use scenario::report::Report;
+use scenario::{Previous, Scenario};
+use serde::{Deserialize, Serialize};
+
+use crate::computed::Computed;
+
+/// A scenario's number: each scenario the page shows gets the next one.
+pub type Version = u64;
+
+/// Above this many assigned entries (partitions × strategies), a previous assignment stays in the
+/// worker: crossing the worker boundary and being held by every undo step costs in proportion.
+/// 20,000 entries is 5,000 partitions under four strategies, the size above which rows summarise.
+pub const INLINE_ENTRIES: usize = 20_000;
+
+// A group whose panels show chips (and offer the walkthrough, which replays the scenario the page
+// holds) is always held whole.
+const _: () = assert!(scenario::digest::CHIP_LIMIT * 4 <= INLINE_ENTRIES);
+
+/// The settled assignments the worker keeps for the page's undo and redo, in entries: about 32
+/// bytes each in the worker (a topic name and a number), so at most about 400 MB. Three versions
+/// of Kafka's large test (1,000,000 partitions under four strategies), forty of 100,000 partitions.
+pub const SETTLED_BUDGET: usize = 12_000_000;
+
+/// Where a scenario's previous assignment is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Prior {
+    /// In the scenario itself (`previous`; none for a fresh group).
+    Inline,
+    /// What the worker settled this version into: the scenario's own `previous` is left empty.
+    Settled(Version),
+}
+
+/// One scenario to compute.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub version: Version,
+    pub prior: Prior,
+    pub scenario: Rc<Scenario>,
+}
+
+/// The page to the worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// Compute the last job. The jobs before it are the versions it builds on whose answers the
+    /// page has not had (edits came faster), oldest first: they are settled, never shown, and
+    /// skipped when the worker has settled them already. Settled assignments of versions not in
+    /// `keep` (nor the jobs' priors) are dropped.
+    Compute { jobs: Vec<Job>, keep: Vec<Version> },
+    /// One member's partitions in a panel of `version`, the version last computed.
+    Member { version: Version, request: MemberRequest },
+}
+
+/// The worker to the page.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker is listening (messages sent before are lost).
+    Ready,
+    /// A version computed.
+    Answer(Box<Answer>),
+    /// A member's partitions (`None`: not in that panel). Not `current` when `version` is no longer
+    /// the last computed: the page asks again for the new one.
+    Member { version: Version, request: MemberRequest, detail: Option<MemberDetail>, current: bool },
+    /// A message the worker could not read (a page and a worker of different builds).
+    Unreadable(String),
+}
+
+/// A version computed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub version: Version,
+    pub computed: Computed,
+    /// The scenario's previous assignment, when it was held by the worker and is small enough to
+    /// cross: the page then holds the scenario whole again.
+    pub previous: Option<Previous>,
+    /// The scenario settled, when it is small enough to cross: the next edit starts from it.
+    pub settled: Option<Previous>,
+    /// The version the scenario built on was no longer kept: it was computed as a fresh group.
+    pub prior_lost: bool,
+    /// Milliseconds the worker spent, for the performance script.
+    pub compute_ms: f64,
+}
+
+/// The entries of a previous assignment: partitions over every strategy's lists.
+pub fn entries(previous: &Previous) -> usize {
+    previous.assignments.values().flat_map(|owned| owned.values()).map(Vec::len).sum()
+}
+
+/// The entries a scenario's settled assignment will hold at most: every partition under every
+/// strategy (cheap: from the topics, without computing anything).
+pub fn settled_entries(scenario: &Scenario) -> usize {
+    let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
+    partitions.saturating_mul(assignor::Strategy::ALL.len())
+}
+
+/// The page's side of latest-wins: at most one request at the worker and one waiting. A newer
+/// request replaces the waiting one.
+#[derive(Debug, Default)]
+pub struct Queue {
+    /// The version the worker is computing.
+    busy: Option<Version>,
+    /// What goes next: the newest job last, the versions it builds on before it.
+    waiting: Vec<Job>,
+}
+
+impl Queue {
+    /// The queue of a worker still loading: everything waits until it says it is ready.
+    pub fn loading() -> Queue {
+        Queue { busy: Some(0), waiting: Vec::new() }
+    }
+
+    /// `jobs` (see [`Request::Compute`]) are wanted now: what to send at once (the worker is idle),
+    /// or nothing (they wait, replacing whatever waited).
+    pub fn push(&mut self, mut jobs: Vec<Job>) -> Option<Vec<Job>> {
+        if let Some(busy) = self.busy {
+            if jobs.last().is_some_and(|j| j.version == busy) {
+                // Back to the version being computed (undo, redo): its answer is on its way.
+                self.waiting = Vec::new();
+                return None;
+            }
+            // The worker settles the version it is computing before it reads the next request.
+            jobs.retain(|j| j.version != busy);
+            self.waiting = jobs;
+            return None;
+        }
+        self.busy = jobs.last().map(|j| j.version);
+        (!jobs.is_empty()).then_some(jobs)
+    }
+
+    /// The worker answered: what to send next, if anything waits.
+    pub fn done(&mut self) -> Option<Vec<Job>> {
+        self.busy = None;
+        let jobs = std::mem::take(&mut self.waiting);
+        self.busy = jobs.last().map(|j| j.version);
+        (!jobs.is_empty()).then_some(jobs)
+    }
+
+    /// The version at the worker, if any.
+    pub fn busy(&self) -> Option<Version> {
+        self.busy
+    }
+
+    /// The versions waiting to be sent.
+    pub fn waiting(&self) -> impl Iterator<Item = Version> + '_ {
+        self.waiting.iter().map(|j| j.version)
+    }
+}
+
+/// The worker's side: computes jobs and keeps what each version settled into, and the last
+/// version's report, from which a big group's opened members are answered.
+#[derive(Debug, Default)]
+pub struct Engine {
+    settled: BTreeMap<Version, Rc<Previous>>,
+    last: Option<(Version, Report, Scenario)>,
+}
+
+impl Engine {
+    /// Computes `jobs` in order (the last is answered; the others are only settled) after dropping
+    /// the settled assignments of versions not in `keep`.
+    pub fn compute(&mut self, jobs: Vec<Job>, keep: &[Version]) -> Option<Answer> {
+        let keep: BTreeSet<Version> = keep
+            .iter()
+            .copied()
+            .chain(jobs.iter().filter_map(|j| match j.prior {
+                Prior::Settled(v) => Some(v),
+                Prior::Inline => None,
+            }))
+            .collect();
+        self.settled.retain(|version, _| keep.contains(version));
+        let count = jobs.len();
+        let mut answer = None;
+        for (i, job) in jobs.into_iter().enumerate() {
+            let last = i + 1 == count;
+            // A version settled already (its answer came after the page had moved on) is not
+            // settled again.
+            if last || !self.settled.contains_key(&job.version) {
+                answer = Some(self.run(job, last));
+            }
+        }
+        answer
+    }
+
+    fn run(&mut self, job: Job, answer: bool) -> Answer {
+        let (whole, prior_lost) = match job.prior {
+            Prior::Inline => ((*job.scenario).clone(), false),
+            Prior::Settled(base) => {
+                let previous = self.settled.get(&base).map(|p| (**p).clone());
+                let lost = previous.is_none();
+                (Scenario { previous, ..(*job.scenario).clone() }, lost)
+            }
+        };
+        let report = Report::new(&whole);
+        let settled = report.settled(&whole).previous.unwrap_or_default();
+        let crosses = |p: &Previous| entries(p) <= INLINE_ENTRIES;
+        let answer = Answer {
+            version: job.version,
+            computed: if answer { Computed::new(&report, &whole) } else { Computed::default() },
+            previous: match job.prior {
+                Prior::Settled(_) => whole.previous.as_ref().filter(|p| crosses(p)).cloned(),
+                Prior::Inline => None,
+            },
+            settled: crosses(&settled).then(|| settled.clone()),
+            prior_lost,
+            compute_ms: 0.0,
+        };
+        self.settled.insert(job.version, Rc::new(settled));
+        self.last = None;
+        if answer.computed.summarised() {
+            // Only a summarised group's members are opened one by one.
+            self.last = Some((job.version, report, whole));
+        }
+        answer
+    }
+
+    /// `request`'s member in a panel of `version` (`None`: not in that panel), or `Err(())` when
+    /// `version` is not the summarised version last computed.
+    #[allow(clippy::result_unit_err)]
+    pub fn member(&self, version: Version, request: &MemberRequest) -> Result<Option<MemberDetail>, ()> {
+        match &self.last {
+            Some((last, report, scenario)) if *last == version => Ok(member_detail(report, scenario, request)),
+            _ => Err(()),
+        }
+    }
+
+    /// The versions whose settled assignment is kept.
+    pub fn kept(&self) -> Vec<Version> {
+        self.settled.keys().copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(version: Version, prior: Prior) -> Job {
+        Job { version, prior, scenario: Rc::new(Scenario::default()) }
+    }
+
+    fn versions(jobs: &Option<Vec<Job>>) -> Option<Vec<Version>> {
+        jobs.as_ref().map(|jobs| jobs.iter().map(|j| j.version).collect())
+    }
+
+    #[test]
+    fn an_idle_worker_gets_the_job_at_once_and_a_busy_one_never_queues_stale_work() {
+        let mut queue = Queue::default();
+        assert_eq!(versions(&queue.push(vec![job(1, Prior::Inline)])), Some(vec![1]));
+        // Typing into one field: each keystroke starts from version 1 settled, replacing the last.
+        for v in 2..=5 {
+            assert_eq!(versions(&queue.push(vec![job(v, Prior::Settled(1))])), None);
+            assert_eq!(queue.waiting().collect::<Vec<_>>(), [v]);
+        }
+        assert_eq!(queue.busy(), Some(1));
+        assert_eq!(versions(&queue.done()), Some(vec![5]));
+        assert_eq!(versions(&queue.done()), None);
+        assert_eq!(queue.busy(), None);
+    }
+
+    #[test]
+    fn the_versions_a_job_builds_on_go_with_it_unless_the_worker_has_them() {
+        let mut queue = Queue::default();
+        queue.push(vec![job(1, Prior::Inline)]);
+        // Version 3 builds on version 2, never answered; version 1 is at the worker already.
+        queue.push(vec![job(1, Prior::Inline), job(2, Prior::Settled(1)), job(3, Prior::Settled(2))]);
+        assert_eq!(queue.waiting().collect::<Vec<_>>(), [2, 3]);
+        // Back to the version being computed: nothing more to send.
+        queue.push(vec![job(1, Prior::Inline)]);
+        assert_eq!(queue.waiting().count(), 0);
+        // A loaded scenario needs nothing before it.
+        queue.push(vec![job(5, Prior::Inline)]);
+        assert_eq!(versions(&queue.done()), Some(vec![5]));
+        // A worker still loading takes nothing until it is ready.
+        let mut loading = Queue::loading();
+        assert_eq!(versions(&loading.push(vec![job(1, Prior::Inline)])), None);
+        assert_eq!(versions(&loading.done()), Some(vec![1]));
+    }
+
+    fn preset(id: &str) -> Scenario {
+        scenario::presets::find(id).and_then(|p| p.scenario().ok()).unwrap_or_default()
+    }
+
+    /// The worker's answer for a chain of versions is the report of the scenario built the way the
+    /// reducer used to build it on the main thread: each edit from the last scenario settled.
+    #[test]
+    fn the_engine_answers_exactly_what_the_report_of_the_whole_scenario_gives() {
+        use scenario::edit::Edit;
+        let first = preset("range-imbalance");
+        let mut engine = Engine::default();
+        let one = engine.compute(vec![Job { version: 1, prior: Prior::Inline, scenario: Rc::new(first.clone()) }], &[]);
+        let one = one.unwrap_or_else(|| panic!("no answer"));
+        assert_eq!(one.computed, Computed::new(&Report::new(&first), &first));
+        // The small group comes back settled: the page can hold it whole.
+        let settled_by_report = Report::new(&first).settled(&first);
+        assert_eq!(one.settled, settled_by_report.previous);
+
+        // Two edits, the first never sent on its own (it was waiting when the second came).
+        let shape = |s: &Scenario| Rc::new(Scenario { previous: None, ..s.clone() });
+        let two = Edit::AddConsumer.apply(&settled_by_report).unwrap_or_default();
+        let three =
+            Edit::SetPartitions { topic: 0, partitions: 7 }.apply(&Report::new(&two).settled(&two)).unwrap_or_default();
+        let jobs = vec![
+            Job { version: 2, prior: Prior::Settled(1), scenario: shape(&two) },
+            Job { version: 3, prior: Prior::Settled(2), scenario: shape(&three) },
+        ];
+        let answer = engine.compute(jobs, &[1]).unwrap_or_else(|| panic!("no answer"));
+        assert_eq!(answer.version, 3);
+        assert!(!answer.prior_lost);
+        assert_eq!(answer.computed, Computed::new(&Report::new(&three), &three));
+        assert_eq!(answer.previous, three.previous);
+        assert_eq!(engine.kept(), [1, 2, 3]);
+
+        // The page keeps only version 3: a later job on version 1 says so and computes a fresh group.
+        let four = Job { version: 4, prior: Prior::Settled(3), scenario: shape(&three) };
+        assert!(engine.compute(vec![four], &[3]).is_some_and(|a| !a.prior_lost));
+        assert_eq!(engine.kept(), [3, 4]);
+        let lost = engine.compute(vec![Job { version: 5, prior: Prior::Settled(1), scenario: shape(&two) }], &[4]);
+        let lost = lost.unwrap_or_else(|| panic!("no answer"));
+        assert_eq!(engine.kept(), [4, 5]);
+        assert!(lost.prior_lost);
+        let fresh = Scenario { previous: None, ..two };
+        assert_eq!(lost.computed, Computed::new(&Report::new(&fresh), &fresh));
+    }
+
+    /// A summarised group's opened member is answered from the last version's report; a member of
+    /// an earlier version is not (the page asks again for the version on screen).
+    #[test]
+    fn an_opened_member_comes_from_the_last_version_computed() {
+        let mut big = preset("range-imbalance");
+        big.topics[0].partitions = 3_000;
+        let mut engine = Engine::default();
+        let job = |version| Job { version, prior: Prior::Inline, scenario: Rc::new(big.clone()) };
+        let answer = engine.compute(vec![job(1)], &[]).unwrap_or_else(|| panic!("no answer"));
+        assert!(answer.computed.summarised());
+        let request = MemberRequest { strategy: "sticky".into(), member: "C1".into() };
+        let expected = member_detail(&Report::new(&big), &big, &request);
+        assert!(expected.as_ref().is_some_and(|d| !d.chips.is_empty()));
+        assert_eq!(engine.member(1, &request), Ok(expected));
+        let nobody = MemberRequest { strategy: "sticky".into(), member: "C9".into() };
+        assert_eq!(engine.member(1, &nobody), Ok(None));
+        engine.compute(vec![job(2)], &[]);
+        assert_eq!(engine.member(1, &request), Err(()));
+    }
+}
