@@ -2,7 +2,8 @@
 //! `Serialize` on them would silently become a compatibility promise.
 //!
 //! - [`Scenario`]: what the playground edits, exports and shares, and what `kap` reads. Versioned
-//!   (`"version": 1`); fields at their default are left out when written.
+//!   (`"version": 1`, or 2 for a large group written in the compact forms of [`crate::compact`]);
+//!   fields at their default are left out when written.
 //! - [`Snapshot`]: one group about to rebalance under one strategy, a JSON line of `kap batch`.
 
 use std::borrow::Cow;
@@ -13,41 +14,44 @@ use assignor::consumer_group::ServerAssignor;
 use assignor::{Strategy, Uuid};
 use serde::{Deserialize, Serialize};
 
-/// The format version this build writes. Every version it ever wrote must still be read.
-pub const VERSION: u32 = 1;
+use crate::compact;
+
+/// The newest format version this build reads and writes. Every version it ever wrote must still
+/// be read: 1, every field in full; 2, a large group's compact forms ([`crate::compact`]).
+pub const VERSION: u32 = 2;
+
+/// The format of the compact forms: a file using them says so, and earlier versions refuse it with
+/// "written by a newer version" rather than a field they do not know.
+pub const COMPACT_VERSION: u32 = 2;
 
 /// A consumer group being modelled: topics, consumers, and the assignment each strategy gave it
 /// last, which the next rebalance starts from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+///
+/// Written in the long form of format 1 while small, in the compact forms of format 2 once the
+/// long form would list more than [`crate::compact::COMPACT_ABOVE`] topic names
+/// ([`Scenario::form`]); either form reads back to the same scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "ScenarioFile<'static>")]
 pub struct Scenario {
-    /// The format version it was written in; absent in files from before versions were written.
-    #[serde(default = "version_one")]
+    /// The format version it was read in (1 for one made here; files from before versions were
+    /// written have none, and are format 1). Writing raises it to 2 when the compact forms are used.
     pub version: u32,
     /// A headline for the page and for embeds.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
     /// A paragraph saying what the scenario shows.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// `group.protocol` of the consumers: `classic` (absent) or `consumer` (KIP-848, [`CONSUMER_PROTOCOL`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// `group.remote.assignor` under the consumer protocol: `uniform` (absent: the broker's default) or
     /// `range`. Every consumer configures the same one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remote_assignor: Option<String>,
     /// The topics, in the order the page lists them.
-    #[serde(default)]
     pub topics: Vec<TopicSpec>,
     /// The consumers, in JoinGroup order.
-    #[serde(default)]
     pub consumers: Vec<ConsumerSpec>,
     /// The assignment before this rebalance, per strategy (absent: a fresh group).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<Previous>,
     /// What the page shows.
-    #[serde(default, skip_serializing_if = "View::is_default")]
     pub view: View,
 }
 
@@ -72,6 +76,251 @@ impl Scenario {
     }
 }
 
+/// How a scenario is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Format 1: every subscription and every owned partition in full, as `[topic, partition]`.
+    Long,
+    /// Format 2: shared subscriptions written once, owned partitions as runs of a layout.
+    Compact,
+}
+
+impl Scenario {
+    /// The form this scenario is written in: compact once the long form would list more than
+    /// [`crate::compact::COMPACT_ABOVE`] topic names.
+    pub fn form(&self) -> Form {
+        let assignments = self.previous.iter().flat_map(|p| p.assignments.values().map(|a| &**a));
+        if compact::long_form_names(&self.consumers, assignments) > compact::COMPACT_ABOVE {
+            Form::Compact
+        } else {
+            Form::Long
+        }
+    }
+
+    /// This scenario as written in `form` (what `serde` writes is [`Scenario::form`]'s).
+    pub fn written(&self, form: Form) -> Written<'_> {
+        let compact = form == Form::Compact;
+        let (consumers, subscriptions) = if compact {
+            let (consumers, shared) = compact::share_subscriptions(&self.consumers);
+            (Cow::Owned(consumers), shared)
+        } else {
+            (Cow::Borrowed(self.consumers.as_slice()), Vec::new())
+        };
+        Written(ScenarioFile {
+            version: if compact { self.version.max(COMPACT_VERSION) } else { self.version },
+            title: Cow::Borrowed(&self.title),
+            notes: Cow::Borrowed(&self.notes),
+            protocol: Cow::Borrowed(&self.protocol),
+            remote_assignor: Cow::Borrowed(&self.remote_assignor),
+            topics: Cow::Borrowed(&self.topics),
+            consumers,
+            subscriptions,
+            previous: self.previous.as_ref().map(|p| PreviousFile::new(p, &self.topics, compact)),
+            view: Cow::Borrowed(&self.view),
+        })
+    }
+}
+
+/// A scenario as written in one [`Form`]: serialize it.
+pub struct Written<'a>(ScenarioFile<'a>);
+
+impl Written<'_> {
+    /// The format version it says.
+    pub fn version(&self) -> u32 {
+        self.0.version
+    }
+}
+
+impl Serialize for Written<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.written(self.form()).serialize(serializer)
+    }
+}
+
+/// The scenario file as written, in either form.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile<'a> {
+    #[serde(default = "version_one")]
+    version: u32,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    title: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    notes: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    protocol: Cow<'a, Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    remote_assignor: Cow<'a, Option<String>>,
+    #[serde(default)]
+    topics: Cow<'a, [TopicSpec]>,
+    #[serde(default)]
+    consumers: Cow<'a, [ConsumerSpec]>,
+    /// Format 2: topic lists shared by several consumers, whose own `topics` are then empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    subscriptions: Vec<compact::SharedSubscription>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    previous: Option<PreviousFile>,
+    #[serde(default, skip_serializing_if = "View::is_default")]
+    view: Cow<'a, View>,
+}
+
+impl TryFrom<ScenarioFile<'static>> for Scenario {
+    type Error = compact::CompactError;
+
+    fn try_from(file: ScenarioFile<'static>) -> Result<Scenario, compact::CompactError> {
+        let mut consumers = file.consumers.into_owned();
+        compact::apply_subscriptions(&mut consumers, &file.subscriptions)?;
+        Ok(Scenario {
+            version: file.version,
+            title: file.title.into_owned(),
+            notes: file.notes.into_owned(),
+            protocol: file.protocol.into_owned(),
+            remote_assignor: file.remote_assignor.into_owned(),
+            topics: file.topics.into_owned(),
+            consumers,
+            previous: file.previous.map(PreviousFile::into_previous).transpose()?,
+            view: file.view.into_owned(),
+        })
+    }
+}
+
+/// [`Previous`] as written: in format 2 with a `layout`, and each member's list as runs of it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PreviousFile {
+    generation: i32,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    generations: BTreeMap<String, Option<i32>>,
+    /// Format 2: `[topic, span]` pairs, which the runs' flat indices count through.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    layout: Vec<(String, u32)>,
+    /// Format 2: per strategy, the layout's topics in the order its runs count through them (runs
+    /// of positions in `layout`); a strategy not named counts in the layout's order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    orders: BTreeMap<String, String>,
+    #[serde(deserialize_with = "unique_strategy_lists")]
+    assignments: BTreeMap<String, StrategyLists>,
+}
+
+/// One strategy's previous assignment, member by member.
+enum StrategyLists {
+    /// As the scenario holds it, written in full.
+    Long(Arc<Owned>),
+    /// Written as runs.
+    Runs(BTreeMap<String, String>),
+    /// As read: each member's list in either form.
+    Read(Vec<(String, MemberList)>),
+}
+
+/// A member's list as read: `[[topic, partition], ...]` or runs.
+enum MemberList {
+    Pairs(Vec<(String, u32)>),
+    Runs(String),
+}
+
+impl PreviousFile {
+    fn new(previous: &Previous, topics: &[TopicSpec], compact: bool) -> PreviousFile {
+        let entries: usize =
+            previous.assignments.values().map(|owned| owned.values().map(Vec::len).sum::<usize>()).sum();
+        let layout = (compact && entries as u64 <= compact::MAX_ENTRIES)
+            .then(|| compact::Layout::of(topics, previous.assignments.values().map(|a| &**a)));
+        let mut orders = BTreeMap::new();
+        let mut assignments = BTreeMap::new();
+        for (strategy, owned) in &previous.assignments {
+            let runs = layout.as_ref().and_then(|layout| {
+                let order = layout.order_of(owned);
+                let identity = order.iter().enumerate().all(|(i, &at)| at == i as u64);
+                let runs = layout.reordered(&order).ok()?.write_lists(owned)?;
+                if !identity {
+                    orders.insert(strategy.clone(), compact::write_runs(&order));
+                }
+                Some(runs)
+            });
+            let lists = runs.map_or_else(|| StrategyLists::Long(Arc::clone(owned)), StrategyLists::Runs);
+            assignments.insert(strategy.clone(), lists);
+        }
+        PreviousFile {
+            generation: previous.generation,
+            generations: previous.generations.clone(),
+            layout: layout.map(|l| l.spans).unwrap_or_default(),
+            orders,
+            assignments,
+        }
+    }
+
+    fn into_previous(self) -> Result<Previous, compact::CompactError> {
+        let layout = compact::Layout { spans: self.layout };
+        let mut budget = compact::MAX_ENTRIES;
+        let mut assignments = BTreeMap::new();
+        if let Some(strategy) = self.orders.keys().find(|s| !self.assignments.contains_key(*s)) {
+            let place = format!("previous assignment {strategy:?}");
+            return Err(compact::CompactError { place, message: "an order for a strategy with no assignment".into() });
+        }
+        for (strategy, lists) in self.assignments {
+            let layout = match self.orders.get(&strategy) {
+                None => layout.clone(),
+                Some(order) => {
+                    let topics = layout.spans.len() as u64;
+                    compact::read_runs(order, topics, &mut topics.clone())
+                        .and_then(|order| layout.reordered(&order))
+                        .map_err(|message| compact::CompactError {
+                            place: format!("previous assignment {strategy:?}, order"),
+                            message,
+                        })?
+                }
+            };
+            let lists: Vec<(String, MemberList)> = match lists {
+                StrategyLists::Long(owned) => {
+                    Arc::unwrap_or_clone(owned).into_iter().map(|(m, pairs)| (m, MemberList::Pairs(pairs))).collect()
+                }
+                StrategyLists::Runs(runs) => runs.into_iter().map(|(m, r)| (m, MemberList::Runs(r))).collect(),
+                StrategyLists::Read(lists) => lists,
+            };
+            let owned: Owned = lists
+                .into_iter()
+                .map(|(member, list)| match list {
+                    MemberList::Pairs(pairs) => Ok((member, pairs)),
+                    MemberList::Runs(runs) => match layout.read_list(&runs, &mut budget) {
+                        Ok(pairs) => Ok((member, pairs)),
+                        Err(message) => Err(compact::CompactError {
+                            place: format!("previous assignment {strategy:?}, member {member:?}"),
+                            message,
+                        }),
+                    },
+                })
+                .collect::<Result<_, _>>()?;
+            assignments.insert(strategy, Arc::new(owned));
+        }
+        Ok(Previous { generation: self.generation, generations: self.generations, assignments })
+    }
+}
+
+impl Serialize for StrategyLists {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            StrategyLists::Long(owned) => owned.serialize(serializer),
+            StrategyLists::Runs(runs) => runs.serialize(serializer),
+            StrategyLists::Read(lists) => {
+                let mut map = serializer.serialize_map(Some(lists.len()))?;
+                for (member, list) in lists {
+                    match list {
+                        MemberList::Pairs(pairs) => map.serialize_entry(member, pairs)?,
+                        MemberList::Runs(runs) => map.serialize_entry(member, runs)?,
+                    }
+                }
+                map.end()
+            }
+        }
+    }
+}
+
 /// The key of a server-side assignor's target in [`Previous::assignments`], beside the classic
 /// strategies' names (`range` is the classic range there).
 pub fn previous_key(assignor: ServerAssignor) -> &'static str {
@@ -81,6 +330,35 @@ pub fn previous_key(assignor: ServerAssignor) -> &'static str {
     }
 }
 
+impl<'de> Deserialize<'de> for MemberList {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = MemberList;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of [topic, partition] pairs, or runs of the layout (\"0-99,200\")")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, runs: &str) -> Result<MemberList, E> {
+                Ok(MemberList::Runs(runs.to_string()))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<MemberList, A::Error> {
+                Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(MemberList::Pairs)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+fn unique_strategy_lists<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<String, StrategyLists>, D::Error> {
+    let outer = Entries::<String, Entries<String, MemberList>>::deserialize(deserializer)?;
+    Ok(outer.0.into_iter().map(|(strategy, lists)| (strategy, StrategyLists::Read(lists.0))).collect())
+}
+
 fn version_one() -> u32 {
     1
 }
@@ -88,7 +366,7 @@ fn version_one() -> u32 {
 impl Default for Scenario {
     fn default() -> Self {
         Scenario {
-            version: VERSION,
+            version: 1, // format 1 until it is written in the compact forms
             title: String::new(),
             notes: String::new(),
             protocol: None,

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod advice;
+pub mod compact;
 pub mod config;
 pub mod consumer_snapshot;
 pub mod digest;
@@ -32,7 +33,7 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 
-pub use format::{ConsumerSpec, Previous, Scenario, Snapshot, SnapshotMember, TopicSpec, View, VERSION};
+pub use format::{ConsumerSpec, Form, Previous, Scenario, Snapshot, SnapshotMember, TopicSpec, View, VERSION};
 pub use model::Model;
 pub use validate::{Location, Problem, Severity};
 

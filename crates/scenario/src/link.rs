@@ -1,9 +1,11 @@
 //! Share links: the whole scenario in the URL fragment (never sent to a server), versioned from the
 //! first link, compact.
 //!
-//! A fragment is `v1.` followed by the scenario's compact JSON (fields at their default left out),
-//! raw-deflated and base64url-encoded without padding. A link posted once must decode forever: every
-//! version this crate ever wrote stays readable (tests keep a frozen corpus of links).
+//! A fragment is `v<format>.` followed by the scenario's JSON without spaces (fields at their
+//! default left out), raw-deflated and base64url-encoded without padding: `v1.` for a scenario
+//! written in the long form, `v2.` for one in the compact forms of a large group
+//! ([`crate::compact`]). A link posted once must decode forever: every version this crate ever
+//! wrote stays readable (tests keep a frozen corpus of links).
 
 use std::fmt;
 
@@ -13,8 +15,6 @@ use base64::Engine as _;
 use crate::format::{Scenario, VERSION};
 use crate::ReadError;
 
-/// The prefix of fragments this build writes.
-pub const PREFIX: &str = "v1.";
 /// The longest fragment decoded: Chromium keeps URLs up to 2 MB, so no longer link can reach a
 /// page; refused on its length alone.
 pub const MAX_FRAGMENT: usize = 2 << 20;
@@ -22,8 +22,32 @@ pub const MAX_FRAGMENT: usize = 2 << 20;
 /// browser keeps about 5 MB per site), and inflating stops there, so a link that would inflate to
 /// more is refused in bounded time however much it holds.
 pub const MAX_INFLATED: usize = 16 << 20;
-/// Links longer than this get cut or refused by chat tools and issue trackers.
+/// Links longer than this get cut or refused by some chat tools and issue trackers.
 pub const LONG_LINK: usize = 2000;
+/// The longest link handed out: Slack cuts messages at 40,000 characters, and a longer link is
+/// hard to pass on anywhere else; such a scenario travels as its JSON file.
+pub const MAX_SHARED_LINK: usize = 40_000;
+
+/// A link too long to share: the scenario travels as its JSON file instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLong {
+    /// The link's length, in characters.
+    pub length: usize,
+}
+
+impl fmt::Display for TooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the link would be {} characters, too long to share: chat tools cut links over {} characters{}. Share the scenario as a JSON file instead",
+            self.length,
+            MAX_SHARED_LINK,
+            if self.length > MAX_FRAGMENT { " and browsers do not open links over 2 MB" } else { "" }
+        )
+    }
+}
+
+impl std::error::Error for TooLong {}
 
 /// Why a link does not open. The messages say what the person can do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,11 +97,18 @@ impl fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
-/// The URL fragment (without `#`) for `scenario`.
+/// The URL fragment (without `#`) for `scenario`, in the form [`Scenario::form`] chooses.
 pub fn encode(scenario: &Scenario) -> String {
-    let json = serde_json::to_vec(scenario).unwrap_or_default();
+    encode_in(scenario, scenario.form())
+}
+
+/// The URL fragment for `scenario` written in `form`: its prefix is the format it is written in.
+pub fn encode_in(scenario: &Scenario, form: crate::Form) -> String {
+    let written = scenario.written(form);
+    let json = serde_json::to_vec(&written).unwrap_or_default();
     let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(deflated))
+    // A scenario of no version (made by hand) still gets a link, which then says why it cannot open.
+    format!("v{}.{}", written.version().max(1), URL_SAFE_NO_PAD.encode(deflated))
 }
 
 /// The scenario a fragment holds (with or without its leading `#`).
@@ -136,6 +167,15 @@ pub fn url(base: &str, scenario: &Scenario, embed: bool) -> String {
     format!("{base}{query}#{}", encode(scenario))
 }
 
+/// [`url`], if the link is short enough to share ([`MAX_SHARED_LINK`]).
+pub fn shareable_url(base: &str, scenario: &Scenario, embed: bool) -> Result<String, TooLong> {
+    let link = url(base, scenario, embed);
+    if link.len() > MAX_SHARED_LINK {
+        return Err(TooLong { length: link.len() });
+    }
+    Ok(link)
+}
+
 /// The `<iframe>` snippet a documentation page embeds.
 pub fn iframe(base: &str, scenario: &Scenario) -> String {
     let title = if scenario.title.is_empty() { "Kafka partition assignment" } else { scenario.title.as_str() };
@@ -161,7 +201,7 @@ mod tests {
 
     #[test]
     fn versions_are_read_before_anything_else() {
-        assert_eq!(decode("v2.abc"), Err(LinkError::FutureVersion(2)));
+        assert_eq!(decode("v3.abc"), Err(LinkError::FutureVersion(3)));
         assert_eq!(decode("v99999999999.abc"), Err(LinkError::FutureVersion(u32::MAX)));
         assert_eq!(decode("hello"), Err(LinkError::NotALink));
         assert_eq!(decode("v.abc"), Err(LinkError::NotALink));
@@ -169,8 +209,12 @@ mod tests {
         assert!(matches!(decode("v1.!!!"), Err(LinkError::Damaged(_))));
         let unversioned = encode(&Scenario { version: 0, ..Scenario::default() });
         assert_eq!(decode(&unversioned), Err(LinkError::MixedVersions { link: 1, scenario: 0 }));
-        let newer = encode(&Scenario { version: 2, ..Scenario::default() });
-        assert_eq!(decode(&newer), Err(LinkError::Invalid(ReadError::FutureVersion(2))));
+        let newer = encode(&Scenario { version: 3, ..Scenario::default() });
+        assert_eq!(decode(&newer), Err(LinkError::FutureVersion(3)));
+        // A link of this version holding a newer scenario: the scenario's version is read first.
+        let json = br#"{"version": 3}"#;
+        let inner = format!("v2.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json, 9)));
+        assert_eq!(decode(&inner), Err(LinkError::Invalid(ReadError::FutureVersion(3))));
     }
 
     #[test]

@@ -136,7 +136,7 @@ proptest! {
 
 #[test]
 fn a_future_version_says_so() {
-    assert_eq!(decode("#v2.AAAA"), Err(LinkError::FutureVersion(2)));
+    assert_eq!(decode("#v3.AAAA"), Err(LinkError::FutureVersion(3)));
 }
 
 /// Links as version 1 wrote them, with the scenario each must open to, forever.
