@@ -116,7 +116,9 @@ fn main() -> ExitCode {
             Err(message) => Err(message),
         },
         Command::Link { file, base, embed } => input::read(&file).and_then(|scenario| {
-            let mut text = format!("{}\n", scenario::link::url(&base, &scenario, embed));
+            // A link too long to share is not printed: the scenario file travels instead.
+            let link = scenario::link::shareable_url(&base, &scenario, embed).map_err(|e| format!("link: {e}"))?;
+            let mut text = format!("{link}\n");
             if embed {
                 text.push_str(&format!("{}\n", scenario::link::iframe(&base, &scenario)));
             }

@@ -118,6 +118,62 @@ fn link_prints_the_url_alone_and_an_iframe_with_embed() {
     assert!(lines[1].starts_with("<iframe src=\"https://example.org/kap/?embed#v1."));
 }
 
+/// A large group's link is compact (format 2); one still too long to share is not printed.
+#[test]
+fn link_of_a_large_group_is_compact_or_refused_with_the_file_as_the_way() {
+    let path = std::env::temp_dir().join(format!("kap-test-{}-large.json", std::process::id()));
+    // 100 topics × 1,000 partitions and 500 consumers, owning what range gave them: format 2.
+    let topics: Vec<String> = (0..100).map(|t| format!(r#"{{"name":"topic{t}","partitions":1000}}"#)).collect();
+    let names: Vec<String> = (0..100).map(|t| format!(r#""topic{t}""#)).collect();
+    let consumers: Vec<String> =
+        (0..500).map(|i| format!(r#"{{"id":"consumer{i}","topics":[{}]}}"#, names.join(","))).collect();
+    let owned: Vec<String> = (0..500)
+        .map(|i| {
+            let pairs: Vec<String> =
+                (0..100).map(|t| format!(r#"["topic{t}",{}],["topic{t}",{}]"#, 2 * i, 2 * i + 1)).collect();
+            format!(r#""consumer{i}":[{}]"#, pairs.join(","))
+        })
+        .collect();
+    let file = format!(
+        r#"{{"topics":[{}],"consumers":[{}],"previous":{{"generation":1,"assignments":{{"range":{{{}}}}}}}}}"#,
+        topics.join(","),
+        consumers.join(","),
+        owned.join(",")
+    );
+    std::fs::write(&path, &file).unwrap();
+    let (ok, out, err) = kap(&["link", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    // The long form's link would be about 340,000 characters.
+    assert!(out.starts_with("http://127.0.0.1:8080/#v2.") && out.len() < 10_000, "{} characters", out.len());
+    let opened = scenario::link::decode(out.trim().split('#').nth(1).unwrap()).unwrap();
+    assert_eq!(opened, scenario::Scenario { version: 2, ..scenario::read_file(&file).unwrap() });
+
+    // 2,000 consumers whose ids hardly deflate: no link, the file is the way.
+    let mut seed: u64 = 0x6b61_7020_6c69;
+    let mut letter = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        char::from(b'a' + (seed % 26) as u8)
+    };
+    let consumers: Vec<String> = (0..2000)
+        .map(|_| format!(r#"{{"id":"{}","topics":["t"]}}"#, (0..30).map(|_| letter()).collect::<String>()))
+        .collect();
+    std::fs::write(
+        &path,
+        format!(r#"{{"topics":[{{"name":"t","partitions":1}}],"consumers":[{}]}}"#, consumers.join(",")),
+    )
+    .unwrap();
+    let (ok, out, err) = kap(&["link", path.to_str().unwrap()]);
+    assert!(!ok && out.is_empty());
+    assert!(err.starts_with("kap: link: the link would be "), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with("chat tools cut links over 40000 characters. Share the scenario as a JSON file instead"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_snapshot_file_opens_as_a_fresh_group_and_bad_files_say_why() {
     let path = std::env::temp_dir().join(format!("kap-test-{}-snapshot.json", std::process::id()));

@@ -76,7 +76,9 @@ pub fn App() -> Html {
             // Encoding compresses the whole scenario: do it once the edits pause, not per edit.
             let current = Rc::clone(scenario);
             *url_timer.borrow_mut() = Some(Timeout::new(URL_DELAY_MS, move || {
-                browser::replace_fragment(&scenario::link::encode(&current));
+                // A fragment no browser would open again is left out: the saved work reopens instead.
+                let fragment = scenario::link::encode(&current);
+                browser::replace_fragment(if fragment.len() <= scenario::link::MAX_FRAGMENT { &fragment } else { "" });
                 if !embed {
                     keeper.save(&current);
                 }

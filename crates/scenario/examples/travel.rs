@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p scenario --example travel            # both groups
 //! cargo run --release -p scenario --example travel -- 100k    # only the 100,000-partition one
+//! cargo run --release -p scenario --example travel -- corpus  # the links tests/data/links-v2.json froze
 //! ```
 //!
 //! Each group is measured fresh, then after one edit in the page ("A consumer joins"): every
@@ -65,8 +66,37 @@ fn measure(name: &str, scenario: &Scenario) {
     }
 }
 
+/// The frozen corpus of format 2 links (`tests/data/links-v2.json`): each link and the long form
+/// of the scenario it opens to.
+fn corpus() {
+    let mut all = group(10, 50, 20, false);
+    all.title = "Ten topics of fifty partitions, twenty consumers on all of them, one more joins".into();
+    let report = Report::new(&all);
+    let all = Edit::Join.apply(&report.settled(&all)).unwrap();
+    let mut halves = group(16, 40, 24, true);
+    halves.topics[3].replicas =
+        Some(scenario::format::ReplicaLayout { factor: 2, racks: vec![Some("a".into()), Some("b".into())] });
+    let report = Report::new(&halves);
+    let halves = Edit::Join.apply(&report.settled(&halves)).unwrap();
+    let report = Report::new(&halves);
+    let halves = Edit::Leave { consumer: 0 }.apply(&report.settled(&halves)).unwrap();
+    let mut corpus = serde_json::Map::new();
+    for (name, scenario) in [("all-subscribed-one-joins", all), ("halves-one-joins-then-one-leaves", halves)] {
+        assert_eq!(scenario.form(), Form::Compact);
+        let fragment = link::encode(&scenario);
+        let opened = link::decode(&fragment).unwrap();
+        assert_eq!(opened, Scenario { version: 2, ..scenario });
+        let entry = serde_json::json!([fragment, opened.written(Form::Long)]);
+        corpus.insert(name.into(), entry);
+    }
+    println!("{}", serde_json::to_string_pretty(&corpus).unwrap());
+}
+
 fn main() {
     let only = std::env::args().nth(1);
+    if only.as_deref() == Some("corpus") {
+        return corpus();
+    }
     let groups = [
         ("1M: 500 × 2,000, 2,000 consumers", group(500, 2000, 2000, false), "1m"),
         ("100k: 100 × 1,000, 500 consumers in halves", group(100, 1000, 500, true), "100k"),

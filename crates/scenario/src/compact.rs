@@ -59,10 +59,13 @@ pub fn write_runs(numbers: &[u64]) -> String {
             out.push(',');
         }
         let same_shape = |other: &Run| other.step == run.step && other.count == run.count;
-        let stride =
-            runs.get(i + 1).filter(|next| run.count >= 2 && same_shape(next)).map(|next| next.first - run.first);
+        let stride = runs
+            .get(i + 1)
+            .filter(|next| run.count >= 2 && same_shape(next))
+            .and_then(|next| next.first.checked_sub(run.first))
+            .filter(|&stride| stride > 0);
         let copies = match stride {
-            Some(stride) if stride > 0 => {
+            Some(stride) => {
                 1 + runs[i..]
                     .windows(2)
                     .take_while(|w| same_shape(&w[1]) && w[0].first.checked_add(stride) == Some(w[1].first))
@@ -383,6 +386,7 @@ mod tests {
         assert_eq!(write_runs(&[0, 1, 2, 10, 11, 12, 20, 21, 22, 5]), "0-2x3+10,5");
         assert_eq!(write_runs(&[0, 2, 4, 1, 3, 5, 2, 4, 6]), "0-4/2x3+1");
         assert_eq!(write_runs(&[0, 1, 2, 10, 11, 20, 21, 22]), "0-2,10-11,20-22");
+        assert_eq!(write_runs(&[10, 11, 0, 1]), "10-11,0-1");
     }
 
     #[test]

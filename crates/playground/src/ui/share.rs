@@ -19,8 +19,14 @@ pub fn ShareBar() -> Html {
     let copied = use_state(|| None::<bool>);
     let reader = use_mut_ref(|| None::<FileReader>);
     let base = browser::page_base();
-    // Building the link compresses the whole scenario: only when the dialog shows it.
-    let link = if *open == Some("link") { scenario::link::url(&base, &store.scenario, false) } else { String::new() };
+    // Building the link compresses the whole scenario: only when the dialog shows it. A link too
+    // long to share is not offered at all: the JSON file is.
+    let shared = if *open == Some("link") {
+        scenario::link::shareable_url(&base, &store.scenario, false)
+    } else {
+        Ok(String::new())
+    };
+    let link = shared.clone().unwrap_or_default();
     let toggle = |which: &'static str| {
         let (open, copied) = (open.clone(), copied.clone());
         Callback::from(move |_| {
@@ -45,6 +51,7 @@ pub fn ShareBar() -> Html {
             browser::download(&format!("{name}.json"), &scenario::to_json(&scenario));
         })
     };
+    let export_instead = export.clone();
     let keeper = use_context::<crate::ui::saved::Keeper>();
     let import = {
         let store = store.clone();
@@ -88,7 +95,12 @@ pub fn ShareBar() -> Html {
             <button type="button" onclick={export}>{ "Export JSON" }</button>
             <label class="button">{ "Import JSON" }<input type="file" accept=".json,application/json" class="sr-only" onchange={import} /></label>
             <button type="button" onclick={toggle("kafka")} aria-expanded={(*open == Some("kafka")).to_string()}>{ "Import from Kafka" }</button>
-            if *open == Some("link") {
+            if let (Some("link"), Err(too_long)) = (*open, &shared) {
+                <Dialog label="Share link" on_close={close.clone()}>
+                    <p class="length warn too-long">{ format!("{too_long}.") }</p>
+                    <button type="button" onclick={export_instead}>{ "Export JSON" }</button>
+                </Dialog>
+            } else if *open == Some("link") {
                 <Dialog label="Share link" on_close={close.clone()}>
                     <label>{ "Link to this scenario" }<input readonly=true value={link.clone()} class="link" /></label>
                     <button type="button" onclick={copy}>{ match *copied { Some(true) => "Copied", Some(false) => "Select the link and copy it", None => "Copy" } }</button>
