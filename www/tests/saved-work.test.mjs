@@ -136,7 +136,7 @@ test('a full storage says the work is not saved and why, and Export JSON keeps i
 
 test('saved work this version cannot read is kept as it is, offered as a file, and never written over', async () => {
   for (const [text, why] of [
-    ['{"version": 2, "title": "from the future", "topics": [{"name": "t", "partitions": 1, "tiers": 2}]}', 'written by a newer version (format 2)'],
+    ['{"version": 3, "title": "from the future", "topics": [{"name": "t", "partitions": 1, "tiers": 2}]}', 'written by a newer version (format 3)'],
     ['{"version": 1, "title": "cut", "topics": [{"name": "T1", "parti', 'it was cut short'],
   ]) {
     const context = await env.browser.newContext();

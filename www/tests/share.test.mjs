@@ -82,7 +82,7 @@ test('a reload keeps the work; malformed, truncated and future links leave it al
   const cases = [
     ['#v1.garbage', /^this link is damaged, perhaps cut short when it was copied \(.*\)\. Your saved work is shown instead, unchanged\.$/],
     [good.slice(0, Math.floor(good.length / 2)), /^this link is damaged, perhaps cut short when it was copied \(.*\)\. Your saved work is shown instead, unchanged\.$/],
-    ['#v2.abc', /^this link was made by a newer version of the playground \(format 2; this one reads up to 1\)\. Your saved work is shown instead, unchanged\.$/],
+    ['#v3.abc', /^this link was made by a newer version of the playground \(format 3; this one reads up to 2\)\. Your saved work is shown instead, unchanged\.$/],
     ['#hello', /^this link does not hold a scenario\. Your saved work is shown instead, unchanged\.$/],
   ];
   for (const [fragment, message] of cases) {
@@ -104,7 +104,7 @@ test('a reload keeps the work; malformed, truncated and future links leave it al
   assert.equal(await savedScenario(page), saved);
   // Dismiss closes the banner.
   await page.goto('about:blank');
-  await page.goto(env.url + '#v2.abc');
+  await page.goto(env.url + '#v3.abc');
   await page.click('.banner[role=alert] button:text-is("Dismiss")');
   await page.waitForFunction(() => !document.querySelector('.banner'));
   assert.deepEqual(errors, []);
@@ -144,6 +144,52 @@ test('Import JSON opens a scenario file, as kap shows it', async () => {
     await page.waitForSelector('.banner[role=alert]');
     assert.match(await banner(page), /^That file could not be opened: /);
     assert.deepEqual(await panels(page), expected);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link too long to share is not offered: the dialog says so and exports the JSON file', async () => {
+  const { page, errors } = await openPlayground(env);
+  // 2,500 consumers whose ids hardly deflate (xorshift letters): a link of about 60,000 characters.
+  let seed = 7;
+  const letter = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return String.fromCharCode(97 + ((seed >>> 0) % 26));
+  };
+  const ids = Array.from({ length: 2500 }, () => Array.from({ length: 30 }, letter).join(''));
+  const text = JSON.stringify({ topics: [{ name: 't', partitions: 1 }], consumers: ids.map((id) => ({ id, topics: ['t'] })) });
+  const dir = mkdtempSync(join(tmpdir(), 'kap-long-link-'));
+  try {
+    const file = join(dir, 'long.json');
+    writeFileSync(file, text);
+    await page.setInputFiles('input[type=file]', file);
+    await page.waitForFunction((id) => (localStorage.getItem('kafka-assignor-playground/scenario') ?? '').includes(id), ids[0]);
+    await page.getByRole('button', { name: 'Share link', exact: true }).click();
+    const dialog = page.locator('[role=dialog][aria-label="Share link"]');
+    const message = await dialog.locator('.too-long').textContent();
+    const length = Number(message.match(/^the link would be (\d+) characters/)?.[1]);
+    assert.ok(length > 40000, message);
+    // kap link refuses it too, with the same length.
+    const refused = (() => {
+      try {
+        kap(['link', '--base', env.url, file], undefined);
+        return '';
+      } catch (e) {
+        return String(e.stderr);
+      }
+    })();
+    assert.equal(refused.trim(), `kap: link: ${message.replace(/\.$/, '')}`);
+    assert.match(message, /too long to share: chat tools cut links over 40000 characters\. Share the scenario as a JSON file instead\.$/);
+    assert.equal(await dialog.locator('input.link').count(), 0);
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export JSON' }).click()]);
+    const { readFile } = await import('node:fs/promises');
+    const exported = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.deepEqual(exported.consumers.map((c) => c.id), ids);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

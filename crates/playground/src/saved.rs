@@ -616,7 +616,7 @@ mod tests {
     #[test]
     fn unreadable_work_is_never_written_over() {
         for (text, why) in [
-            (r#"{"version": 2, "topics": []}"#, "newer version (format 2)"),
+            (r#"{"version": 3, "topics": []}"#, "newer version (format 3)"),
             (r#"{"version": 1, "topics": [{"name": "t0", "partit"#, "it was cut short"),
             (r#"{"version": 1, "topics": [{"name": "t 0", "partitions": 3}]}"#, "it cannot run: topic 1 name"),
             ("not json", "it is not JSON"),
