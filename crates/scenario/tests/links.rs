@@ -192,7 +192,8 @@ fn a_future_version_says_so() {
 #[test]
 fn frozen_links_still_open() {
     for (corpus, at_least) in [(include_str!("data/links-v1.json"), 5), (include_str!("data/links-v2.json"), 2)] {
-        let corpus: BTreeMap<String, (String, serde_json::Value)> = serde_json::from_str(corpus).expect("corpus parses");
+        let corpus: BTreeMap<String, (String, serde_json::Value)> =
+            serde_json::from_str(corpus).expect("corpus parses");
         assert!(corpus.len() >= at_least);
         for (name, (fragment, expected)) in corpus {
             let scenario = decode(&fragment).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -241,12 +242,15 @@ fn a_link_too_long_to_share_says_so() {
         seed ^= seed << 17;
         char::from(b'a' + (seed % 26) as u8)
     };
-    let consumers = (0..2000).map(|_| ConsumerSpec::new((0..30).map(|_| letter()).collect::<String>(), &["t"])).collect();
+    let consumers =
+        (0..2000).map(|_| ConsumerSpec::new((0..30).map(|_| letter()).collect::<String>(), &["t"])).collect();
     let scenario = Scenario { consumers, topics: vec![TopicSpec::new("t", 1)], ..Scenario::default() };
     let error = scenario::link::shareable_url("https://example.org/", &scenario, false).unwrap_err();
     assert!(error.length > scenario::link::MAX_SHARED_LINK);
     assert_eq!(error.length, scenario::link::url("https://example.org/", &scenario, false).len());
-    assert!(error.to_string().ends_with("chat tools cut links over 40000 characters. Share the scenario as a JSON file instead"));
+    assert!(error
+        .to_string()
+        .ends_with("chat tools cut links over 40000 characters. Share the scenario as a JSON file instead"));
     let small = Scenario { topics: vec![TopicSpec::new("t", 1)], ..Scenario::default() };
     assert!(scenario::link::shareable_url("https://example.org/", &small, false).is_ok());
 }
