@@ -202,7 +202,7 @@ struct PreviousFile {
     layout: Vec<(String, u32)>,
     /// Format 2: per strategy, the layout's topics in the order its runs count through them (runs
     /// of positions in `layout`); a strategy not named counts in the layout's order.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
     orders: BTreeMap<String, String>,
     #[serde(deserialize_with = "unique_strategy_lists")]
     assignments: BTreeMap<String, StrategyLists>,
@@ -789,7 +789,9 @@ mod tests {
         assert_eq!(refused(&twice(r#"{"0":["a"],"1":[null]}"#)), None);
         let previous = r#"{"previous":{"generation":1,"assignments":{"range":{"C0":[],"C0":[["t",0]]}}}}"#;
         assert_eq!(refused(previous).as_deref(), Some("duplicate key \"C0\" at line 1 column 64"));
-        let strategies = r#"{"previous":{"generation":1,"assignments":{"range":{},"range":{}}}}"#;
+        let orders = r#"{"previous":{"generation":1,"orders":{"range":"0","range":"0"},"assignments":{}}}"#;
+        assert_eq!(refused(orders).as_deref(), Some("duplicate key \"range\" at line 1 column 57"));
+                let strategies = r#"{"previous":{"generation":1,"assignments":{"range":{},"range":{}}}}"#;
         assert_eq!(refused(strategies).as_deref(), Some("duplicate key \"range\" at line 1 column 61"));
     }
 
