@@ -791,7 +791,7 @@ mod tests {
         assert_eq!(refused(previous).as_deref(), Some("duplicate key \"C0\" at line 1 column 64"));
         let orders = r#"{"previous":{"generation":1,"orders":{"range":"0","range":"0"},"assignments":{}}}"#;
         assert_eq!(refused(orders).as_deref(), Some("duplicate key \"range\" at line 1 column 57"));
-                let strategies = r#"{"previous":{"generation":1,"assignments":{"range":{},"range":{}}}}"#;
+        let strategies = r#"{"previous":{"generation":1,"assignments":{"range":{},"range":{}}}}"#;
         assert_eq!(refused(strategies).as_deref(), Some("duplicate key \"range\" at line 1 column 61"));
     }
 
