@@ -17,7 +17,7 @@ import {
   waitForPanels,
 } from './browser.mjs';
 import { Group, bigGroup } from './group.mjs';
-import { link, show, shownChips } from './kap.mjs';
+import { consumerTopics, link, show, shownChips } from './kap.mjs';
 
 const env = useBrowser();
 
@@ -209,8 +209,8 @@ test('50 topics x 200 consumers: a topic picker per consumer, one open at a time
   // The page shows what kap shows for the group as edited.
   const exported = await exportScenario(page);
   const file = JSON.parse(exported);
-  assert.deepEqual(file.consumers.find((c) => c.id === 'consumer-7').topics.sort(), Array.from({ length: 49 }, (_, i) => `orders-${i + 1}`).sort());
-  assert.equal(file.consumers.find((c) => c.id === 'consumer-6').topics.length, 50);
+  assert.deepEqual([...consumerTopics(file, 'consumer-7')].sort(), Array.from({ length: 49 }, (_, i) => `orders-${i + 1}`).sort());
+  assert.equal(consumerTopics(file, 'consumer-6').length, 50);
   assert.deepEqual(await panels(page), shownChips(show(exported)));
   assert.deepEqual(errors, []);
   await page.close();

@@ -156,3 +156,26 @@ export function explain(scenarioText, strategy) {
 /** What the page should show for `kap show --json` output: strategy → member → chips. */
 export const shownChips = (shown) =>
   Object.fromEntries(Object.entries(shown.strategies).map(([s, r]) => [s, assignmentChips(r.assignment)]));
+
+/** The numbers of a compact run text (format 2): `5`, `5-9`, `5-95/10`, each optionally `xN+D`. */
+export function expandRuns(text) {
+  const out = [];
+  for (const item of text ? text.split(',') : []) {
+    const [run, repeat] = item.split('x');
+    const [copies, stride] = repeat ? repeat.split('+').map(Number) : [1, 0];
+    const [range, step] = run.split('/');
+    const [first, last = first] = range.split('-').map(Number);
+    for (let copy = 0; copy < copies; copy++) {
+      for (let n = first; n <= last; n += Number(step ?? 1)) out.push(n + copy * stride);
+    }
+  }
+  return out;
+}
+
+/** A consumer's subscribed topics in a scenario file of either format (format 2 writes a topic list
+ * shared by several consumers once, under `subscriptions`). */
+export function consumerTopics(file, id) {
+  const at = file.consumers.findIndex((c) => c.id === id);
+  const shared = (file.subscriptions ?? []).find((s) => expandRuns(s.consumers).includes(at));
+  return shared ? shared.topics : file.consumers[at].topics;
+}
