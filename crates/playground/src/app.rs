@@ -1,7 +1,6 @@
 //! The page: where the state lives, how it starts (link, saved work or the first preset), and the
 //! effects that keep the URL and storage in step with it.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
@@ -18,7 +17,7 @@ use crate::ui::config::ConfigSection;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::intro::Intro;
-use crate::ui::panel::{PanelRef, StrategyPanel};
+use crate::ui::panel::{MemberSource, StrategyPanel};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::ShareBar;
 use crate::ui::weights::WeightsEditor;
@@ -313,7 +312,7 @@ fn GroupSummary() -> Html {
                 </ul>
             }
             if computed.summarised() {
-                <p class="note">{ format!("{} partitions: each member's partitions are summarised as ranges.", computed.total_partitions) }</p>
+                <p class="note">{ format!("{} partitions, {} consumers: panels show each member's load; open a member to see its partitions.", computed.total_partitions, computed.members) }</p>
             }
         </section>
     }
@@ -328,28 +327,22 @@ struct PanelsProps {
 fn Panels(props: &PanelsProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let scenario = &store.scenario;
-    let topic_index = use_memo(Rc::clone(scenario), |s| {
-        s.topics.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect::<HashMap<_, _>>()
-    });
-    // Interim, until the panels read the worker's panel digests: the report of the scenario whose
-    // answer is painted (whole for a small group), computed here.
-    let computed = {
+    let shown = Rc::clone(&store.shown);
+    // A big group's opened member: answered from a report of the scenario on screen, computed the
+    // first time a member is opened (interim, until the worker answers `MemberRequest`s from the
+    // report it keeps).
+    let details = {
         let scenario = Rc::clone(scenario);
-        use_memo(store.shown_version, move |_| scenario::report::Report::new(&scenario))
+        use_memo(store.shown_version, move |_| MemberSource::from_scenario(scenario))
     };
-    let summarised = store.shown.summarised();
-    // The walkthrough replays the scenario the page holds, which is whole for a group this small
-    // (work::INLINE_ENTRIES); a summarised group's previous assignment stays in the worker.
-    let explain = props.explain && !summarised;
+    let chosen = shown.choice.as_ref().and_then(|c| c.strategy.clone());
     html! {
         <div class="panels">
             { for scenario.view.shown().into_iter().filter_map(|strategy| {
-                let index = computed.strategies.iter().position(|p| p.strategy == strategy)?;
+                let digest = shown.panels.iter().find(|d| d.strategy == strategy.name())?;
                 Some(html! {
-                    <StrategyPanel key={strategy.name()} {strategy} panel={PanelRef(Rc::clone(&computed), index)}
-                        topic_index={Rc::clone(&topic_index)} show_diff={scenario.view.diff}
-                        {summarised} explain={explain}
-                        chosen={computed.selection.as_ref().and_then(|s| s.strategy) == Some(strategy)} />
+                    <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={(*details).clone()}
+                        show_diff={scenario.view.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())} />
                 })
             }) }
         </div>

@@ -11,6 +11,7 @@ pub mod import;
 pub mod intro;
 pub mod keys;
 pub mod lanes;
+pub mod members;
 pub mod panel;
 pub mod saved;
 pub mod share;

@@ -1,30 +1,32 @@
-//! One strategy's panel: each member's partitions as chips coloured by topic, a load bar, the
-//! balance figures, the rebalance diff and its rounds.
+//! One strategy's panel, rendered from its [`PanelDigest`] alone: the balance figures, each member's
+//! row (its load bar, its rack and, below the chip limit, its partitions as chips coloured by topic),
+//! the rebalance diff and its rounds. A big group's panel is a load chart and a list of members to
+//! scroll and search, each opened on demand (`ui::members`).
 //!
-//! Stable hooks for tests and embedding pages: the panel has `data-strategy`, each member row
-//! `data-member`, and the chips with `data-partition` under a member are exactly its current
-//! assignment (revoked partitions carry `data-revoked` instead).
+//! Stable hooks for tests and embedding pages: the panel has `data-strategy`, each rendered member
+//! row `data-member`, and the chips with `data-partition` under a member are exactly its current
+//! assignment (revoked partitions carry `data-revoked` instead); an opened member's chips sit under
+//! `data-opened-member`.
+//!
+//! What re-renders: the panel takes its digest behind an `Rc`, and each row its own
+//! `Arc<MemberDigest>`, compared by value; an edit re-renders the rows whose figures or chips
+//! changed, nothing else.
 
-use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
-use assignor::protocol::RebalanceProtocol;
-use assignor::{Strategy, TopicPartition};
+use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest};
 use yew::prelude::*;
 
-use scenario::load::Load;
-
 use crate::ui::explain::Explain;
-use crate::ui::topic_class;
-use scenario::report::{Outcome, StrategyReport};
+use crate::ui::members::{BigGroup, MemberRow, RowStyle};
 
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
-    pub strategy: Strategy,
-    pub panel: PanelRef,
-    /// Topic name to its position, for colours.
-    pub topic_index: std::rc::Rc<HashMap<String, usize>>,
+    pub digest: Rc<PanelDigest>,
+    /// Whether the rebalance diff (added and revoked partitions, moves, rounds) is shown.
     pub show_diff: bool,
-    pub summarised: bool,
+    /// Where an opened member's partitions come from.
+    pub details: MemberSource,
     /// Whether the explain walkthrough may be opened (not in embeds).
     #[prop_or(true)]
     pub explain: bool,
@@ -33,69 +35,80 @@ pub struct PanelProps {
     pub chosen: bool,
 }
 
-/// A panel in the shared computed results, compared by identity.
+/// Where a big group's opened member gets its partitions: the page asks with a [`MemberRequest`]
+/// and the answer comes through the callback, at once or later (from a worker). Compared by
+/// identity: a new source (a new result) asks again.
 #[derive(Clone)]
-pub struct PanelRef(pub std::rc::Rc<scenario::report::Report>, pub usize);
+pub struct MemberSource(pub Rc<dyn Fn(MemberRequest, Answer)>);
 
-impl PartialEq for PanelRef {
+/// Where the answer to a [`MemberRequest`] goes: the member's partitions, or `None` when it is not
+/// in the panel.
+pub type Answer = Callback<Option<Rc<MemberDetail>>>;
+
+impl PartialEq for MemberSource {
     fn eq(&self, other: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.0, &other.0) && self.1 == other.1
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl PanelRef {
-    fn get(&self) -> Option<&StrategyReport> {
-        self.0.strategies.get(self.1)
+impl MemberSource {
+    /// Answers on the page's own thread from the report of `scenario`, computed the first time a
+    /// member is asked for.
+    pub fn from_scenario(scenario: Rc<scenario::Scenario>) -> MemberSource {
+        let report = std::cell::RefCell::new(None::<Rc<scenario::report::Report>>);
+        MemberSource(Rc::new(move |request, answer: Answer| {
+            let report =
+                Rc::clone(report.borrow_mut().get_or_insert_with(|| Rc::new(scenario::report::Report::new(&scenario))));
+            answer.emit(scenario::digest::member_detail(&report, &scenario, &request).map(Rc::new))
+        }))
+    }
+
+    /// Asks for `request`'s member; `answer` gets it.
+    pub fn ask(&self, request: MemberRequest, answer: Answer) {
+        (self.0)(request, answer)
     }
 }
 
 #[function_component]
 pub fn StrategyPanel(props: &PanelProps) -> Html {
     let explaining = use_state(|| false);
-    let store = use_context::<crate::ui::Store>();
-    let name = props.strategy.name();
-    let Some(panel) = props.panel.get() else { return html! {} };
-    // Load by traffic, when topics have weights (scenario::load; weights never change the assignment).
-    let traffic = store.as_ref().filter(|s| s.scenario.topics.iter().any(|t| t.is_weighted())).and_then(|s| {
-        let outcome = panel.outcome.as_ref().ok()?;
-        let unit = if s.scenario.view.weight_unit.is_empty() {
-            "weight".to_string()
-        } else {
-            s.scenario.view.weight_unit.clone()
-        };
-        Some(Traffic { load: outcome.load(&s.scenario.topics), unit })
-    });
-    let body = match &panel.outcome {
-        Err(message) => {
-            html! { <p class="error" role="alert">{ format!("Kafka's assignor cannot assign this group: {message}") }</p> }
-        }
-        Ok(outcome) => outcome_view(outcome, props, traffic.as_ref()),
-    };
-    let protocol = match &panel.outcome {
-        Ok(o) if o.rebalance.eager_members.is_empty() => o.rebalance.protocol.name().to_string(),
-        Ok(o) => format!("{} · eager: {}", o.rebalance.protocol.name(), o.rebalance.eager_members.join(", ")),
-        Err(_) => String::new(),
-    };
     let toggle = {
         let explaining = explaining.clone();
-        Callback::from(move |_| explaining.set(!*explaining))
+        use_callback(explaining, |_: MouseEvent, explaining| explaining.set(!**explaining))
+    };
+    let digest = &props.digest;
+    let name = digest.strategy.clone();
+    let Ok(strategy) = name.parse::<assignor::Strategy>() else { return html! {} };
+    let (protocol, body) = match &digest.outcome {
+        Err(message) => (
+            String::new(),
+            html! { <p class="error" role="alert">{ format!("Kafka's assignor cannot assign this group: {message}") }</p> },
+        ),
+        Ok(outcome) => {
+            let protocol = if outcome.eager_members.is_empty() {
+                outcome.protocol.clone()
+            } else {
+                format!("{} · eager: {}", outcome.protocol, outcome.eager_members)
+            };
+            (protocol, outcome_view(outcome, props))
+        }
     };
     html! {
-        <section class={classes!("panel", props.chosen.then_some("chosen-panel"))} data-strategy={name} aria-labelledby={format!("panel-{name}")}>
+        <section class={classes!("panel", props.chosen.then_some("chosen-panel"))} data-strategy={name.clone()} aria-labelledby={format!("panel-{name}")}>
             <header>
-                <h3 id={format!("panel-{name}")}>{ name }</h3>
+                <h3 id={format!("panel-{name}")}>{ name.clone() }</h3>
                 <span class="protocol" title="rebalance protocol">{ protocol }</span>
                 if props.chosen {
                     <span class="chosen" title="the coordinator picks this strategy for the consumers as configured">{ "the group's choice" }</span>
                 }
-                if props.explain && panel.outcome.is_ok() {
+                if props.explain && digest.outcome.is_ok() {
                     <button type="button" class="explain-toggle" aria-expanded={explaining.to_string()} onclick={toggle}>
                         { if *explaining { "Close walkthrough" } else { "Explain" } }
                     </button>
                 }
             </header>
             if *explaining {
-                <Explain strategy={props.strategy} />
+                <Explain {strategy} />
             } else {
                 { body }
             }
@@ -103,143 +116,98 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
     }
 }
 
-/// Each member's load by partition weight, and what the weights measure.
-struct Traffic {
-    load: Load,
-    unit: String,
-}
-
-fn outcome_view(outcome: &Outcome, props: &PanelProps, traffic: Option<&Traffic>) -> Html {
-    let rebalance = &outcome.rebalance;
-    let metrics = &outcome.metrics;
-    let max = metrics.max.max(1);
-    let heaviest = traffic.map_or(1, |t| t.load.members.values().map(|m| m.weight).max().unwrap_or(0).max(1));
-    let show_diff = props.show_diff && !rebalance.before.values().all(Vec::is_empty);
-    let rows = rebalance.result().iter().map(|(member, list)| {
-        let change = rebalance.diff.members.get(member);
-        let added: HashSet<&TopicPartition> = change.map(|c| c.added.iter().collect()).unwrap_or_default();
-        let revoked: &[TopicPartition] = if show_diff { change.map(|c| c.revoked.as_slice()).unwrap_or_default() } else { &[] };
-        let chip = |tp: &TopicPartition, kind: &'static str| {
-            let class = classes!("chip", topic_class(props.topic_index.get(&*tp.topic).copied().unwrap_or(0)), kind);
-            let text = tp.to_string();
-            match kind {
-                "revoked" => html! { <span {class} data-revoked={text.clone()} title={format!("{text}: revoked")}>{ text }</span> },
-                _ => html! { <span {class} data-partition={text.clone()} title={format!("{text}: {kind}")}>{ text }</span> },
-            }
-        };
-        let most = match traffic {
-            Some(t) => t.load.most_loaded.contains(member) && t.load.spread > 0,
-            None => metrics.most_loaded.contains(member) && metrics.spread() > 0,
-        };
-        let weight = traffic.and_then(|t| t.load.members.get(member)).map_or(0, |m| m.weight);
-        // The bar shows the load: by weight when topics have weights, else by count.
-        let width = match traffic {
-            Some(_) => (u128::from(weight) * 100 / u128::from(heaviest)) as u64,
-            None => (100 * list.len() / max) as u64,
-        };
+fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
+    let show_diff = props.show_diff && outcome.moves.had_owners;
+    let style = RowStyle {
+        topics: std::sync::Arc::clone(&outcome.topics),
+        show_diff,
+        unit: outcome.traffic.as_ref().map(|t| AttrValue::from(t.unit.clone())),
+        racks: outcome.racks,
+    };
+    let members = if outcome.chips {
         html! {
-            <li class={classes!("member", most.then_some("most-loaded"), list.is_empty().then_some("idle"), traffic.is_some().then_some("weighted"))} data-member={member.clone()} key={member.clone()}>
-                <span class="name">{ member.clone() }</span>
-                <span class="count" aria-label={format!("{} partitions", list.len())}>{ list.len() }</span>
-                if let Some(t) = traffic {
-                    <span class="weight" data-weight={weight.to_string()} aria-label={format!("{weight} {}", t.unit)}>{ weight }</span>
-                }
-                <span class="bar" aria-hidden="true"><span style={format!("width:{width}%")}></span></span>
-                if props.summarised {
-                    <span class="summary">{ scenario::compact(list) }</span>
-                } else {
-                    <span class="chips">
-                        { for list.iter().map(|tp| chip(tp, if show_diff && added.contains(tp) { "added" } else { "kept" })) }
-                        { for revoked.iter().map(|tp| chip(tp, "revoked")) }
-                    </span>
-                }
-            </li>
+            <ol class="members">
+                { for outcome.members.iter().map(|m| html! {
+                    <MemberRow key={m.id.clone()} member={std::sync::Arc::clone(m)} style={style.clone()} />
+                }) }
+            </ol>
         }
-    });
-    let moved = rebalance.diff.moved.len();
+    } else {
+        html! {
+            <BigGroup strategy={AttrValue::from(props.digest.strategy.clone())} digest={Rc::clone(&props.digest)}
+                {style} details={props.details.clone()} />
+        }
+    };
     html! {
         <>
-            <dl class="metrics">
-                <div><dt>{ "spread" }</dt><dd class={classes!((metrics.spread() > 1).then_some("warn"))}>{ format!("{} (max {}, min {})", metrics.spread(), metrics.max, metrics.min) }</dd></div>
-                if metrics.spread() > 0 {
-                    <div><dt>{ "most loaded" }</dt><dd>{ metrics.most_loaded.join(", ") }</dd></div>
-                }
-                if let Some(t) = traffic {
-                    <div>
-                        <dt title="Kafka's assignors never see weights: they change this figure, never the assignment">{ format!("spread ({})", t.unit) }</dt>
-                        <dd data-weight-spread={t.load.spread.to_string()}>{ format!("{} ({}% of {} on the heaviest)", t.load.spread, t.load.heaviest_share(), t.load.total) }</dd>
-                    </div>
-                    if t.load.spread > 0 {
-                        <div><dt>{ format!("most loaded ({})", t.unit) }</dt><dd>{ t.load.most_loaded.join(", ") }</dd></div>
-                    }
-                }
-                if metrics.unassigned > 0 {
-                    <div><dt>{ "unassigned" }</dt><dd class="warn">{ metrics.unassigned }</dd></div>
-                }
-                if !metrics.idle.is_empty() {
-                    <div><dt>{ "idle" }</dt><dd class="warn">{ metrics.idle.join(", ") }</dd></div>
-                }
-                if props.panel.0.racks {
-                    <div><dt>{ "cross-rack" }</dt><dd>{ metrics.cross_rack }</dd></div>
-                }
-                if show_diff {
-                    <div><dt>{ "moved" }</dt><dd>{ format!("{moved} ({:.0}%)", outcome.moved_percent()) }</dd></div>
-                    <div><dt>{ "paused" }</dt><dd>{ rebalance.paused_count() }</dd></div>
-                    <div><dt title="partitions taken from a member that still subscribes and keeps as many or more">{ "needless moves" }</dt><dd>{ outcome.needless_moves }</dd></div>
-                }
-            </dl>
-            <ol class="members">{ for rows }</ol>
+            { metrics(outcome, show_diff) }
+            { members }
             if show_diff {
                 { timeline(outcome) }
             }
-            if !outcome.violations.is_empty() {
+            if outcome.violation_count > 0 {
                 <ul class="violations" aria-label="what Kafka does wrong here">
-                    { for outcome.violations.iter().map(|v| html! { <li>{ v.to_string() }</li> }) }
+                    { for outcome.violations.iter().map(|v| html! { <li>{ v.clone() }</li> }) }
+                    if outcome.violation_count > outcome.violations.len() {
+                        <li>{ format!("and {} more", outcome.violation_count - outcome.violations.len()) }</li>
+                    }
                 </ul>
             }
         </>
     }
 }
 
-/// The rounds of the rebalance, and what stops meanwhile.
-fn timeline(outcome: &Outcome) -> Html {
-    let rebalance = &outcome.rebalance;
-    let eager = rebalance.protocol == RebalanceProtocol::Eager;
-    let some_eager = !rebalance.eager_members.is_empty();
-    let rounds = rebalance.rounds.iter().enumerate().map(|(i, round)| {
-        let revoked = round.diff.revoked_count();
-        let withheld = round.assignment.withheld.len();
-        let added: usize = round.diff.members.values().map(|c| c.added.len()).sum();
-        let text = if eager {
-            format!("every member revokes all it owns, then gets {} partitions", round.assignment.assigned_count())
-        } else if i == 0 {
-            format!("{revoked} revoked, {withheld} held back until their owner lets go, {added} handed out")
-        } else {
-            format!("follow-up: {added} handed to their new owner, {revoked} revoked")
-        };
-        html! { <li><span class="round">{ format!("round {} · generation {}", i + 1, round.generation) }</span>{ " " }{ text }</li> }
-    });
-    let paused = rebalance.paused_count();
-    let summary = if eager {
-        format!("stop-the-world: {paused} partitions stop while the group rebalances")
-    } else if some_eager {
-        format!(
-            "{paused} partitions stop: {} still rebalance eagerly (they list an eager-only strategy) and revoke everything",
-            rebalance.eager_members.join(", ")
-        )
-    } else if paused == 0 {
-        "nothing stops: no member gives up a partition it is consuming".to_string()
-    } else if paused == 1 {
-        "only the 1 partition that moves stops; the rest keep flowing".to_string()
-    } else {
-        format!("only the {paused} partitions that move stop; the rest keep flowing")
-    };
+/// The balance figures (terms are read by tests and documentation pages: keep them).
+fn metrics(outcome: &OutcomeDigest, show_diff: bool) -> Html {
+    let m = &outcome.metrics;
+    let moves = &outcome.moves;
+    html! {
+        <dl class="metrics">
+            <div><dt>{ "spread" }</dt><dd class={classes!((m.spread > 1).then_some("warn"))}>{ format!("{} (max {}, min {})", m.spread, m.max, m.min) }</dd></div>
+            if m.spread > 0 {
+                <div><dt>{ "most loaded" }</dt><dd>{ m.most_loaded.to_string() }</dd></div>
+            }
+            if let Some(t) = &outcome.traffic {
+                <div>
+                    <dt title="Kafka's assignors never see weights: they change this figure, never the assignment">{ format!("spread ({})", t.unit) }</dt>
+                    <dd data-weight-spread={t.spread.to_string()}>{ format!("{} ({}% of {} on the heaviest)", t.spread, t.heaviest_share, t.total) }</dd>
+                </div>
+                if t.spread > 0 {
+                    <div><dt>{ format!("most loaded ({})", t.unit) }</dt><dd>{ t.most_loaded.to_string() }</dd></div>
+                }
+            }
+            if m.unassigned > 0 {
+                <div><dt>{ "unassigned" }</dt><dd class="warn">{ m.unassigned }</dd></div>
+            }
+            if !m.idle.is_empty() {
+                <div><dt>{ "idle" }</dt><dd class="warn">{ m.idle.to_string() }</dd></div>
+            }
+            if outcome.racks {
+                <div><dt title="partitions read by a consumer on a rack that holds none of their replicas">{ "cross-rack" }</dt><dd>{ m.cross_rack }</dd></div>
+            }
+            if show_diff {
+                <div><dt>{ "moved" }</dt><dd>{ format!("{} ({:.0}%)", moves.moved, moves.percent(m.assigned)) }</dd></div>
+                <div><dt>{ "paused" }</dt><dd>{ moves.paused }</dd></div>
+                <div><dt title="partitions taken from a member that still subscribes and keeps as many or more">{ "needless moves" }</dt><dd>{ moves.needless }</dd></div>
+            }
+        </dl>
+    }
+}
+
+/// The rounds of the rebalance, and what stops meanwhile. The rounds are a plain list: each says
+/// its own number ("round 1 · generation 5").
+fn timeline(outcome: &OutcomeDigest) -> Html {
+    let timeline = &outcome.timeline;
     html! {
         <div class="timeline">
-            <ol>{ for rounds }</ol>
-            <p>{ summary }</p>
-            if !rebalance.settled {
-                <p class="warn">{ format!("Kafka never settles here: after {} rounds it still moves partitions back and forth.", rebalance.rounds.len()) }</p>
+            <ul class="rounds">
+                { for timeline.rounds.iter().enumerate().map(|(i, round)| html! {
+                    <li><span class="round">{ format!("round {} · generation {}", i + 1, round.generation) }</span>{ " " }{ round.text.clone() }</li>
+                }) }
+            </ul>
+            <p>{ timeline.pauses.clone() }</p>
+            if !timeline.settled {
+                <p class="warn">{ format!("Kafka never settles here: after {} rounds it still moves partitions back and forth.", timeline.rounds.len()) }</p>
             }
         </div>
     }
