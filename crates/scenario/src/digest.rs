@@ -45,13 +45,13 @@ pub const ROW_LIMIT: usize = 200;
 pub const MEMBER_CHIP_LIMIT: usize = 5_000;
 
 /// How many names a list of members shows before it says how many more there are.
-pub const NAMES_SHOWN: usize = 20;
+pub const NAMES_SHOWN: usize = 10;
 
 /// How many points the sorted load profile has at most.
 pub const PROFILE_POINTS: usize = 120;
 
 /// How many entries the summaries of a big group list (heaviest members, topics, moves).
-pub const SUMMARY_ENTRIES: usize = 8;
+pub const SUMMARY_ENTRIES: usize = 5;
 
 /// How many violations are listed before the rest are counted.
 pub const VIOLATIONS_SHOWN: usize = 20;
@@ -377,9 +377,9 @@ impl<'a> Racks<'a> {
     /// Whether `member` reads `tp` across racks: it has a rack, some replica's rack is known and
     /// none is its own ([`assignor::check::metrics`] counts the same).
     fn across(&self, member_rack: Option<&str>, tp: &TopicPartition) -> bool {
-        let (true, Some(rack), Some((_, spec))) = (self.in_play, member_rack, self.topics.get(&*tp.topic)) else {
-            return false;
-        };
+        // Checked in this order so that a group without racks looks nothing up per partition.
+        let Some(rack) = member_rack.filter(|_| self.in_play) else { return false };
+        let Some((_, spec)) = self.topics.get(&*tp.topic) else { return false };
         if let Some(replicas) = spec.rack_overrides.get(&tp.partition) {
             return replicas_elsewhere(replicas.iter().map(Option::as_deref), rack);
         }
@@ -886,7 +886,7 @@ mod tests {
         let all: Vec<String> = (0..25).map(|i| format!("m{i}")).collect();
         let names = Names::of(&all);
         assert_eq!(names.len(), 25);
-        assert!(names.to_string().ends_with("m19 and 5 more"));
+        assert!(names.to_string().ends_with("m9 and 15 more"));
         assert_eq!(Names::of(&all[..2]).to_string(), "m0, m1");
     }
 

@@ -295,7 +295,7 @@ pub fn LoadChart(props: &LoadChartProps) -> Html {
             <svg viewBox={format!("0 0 {} 100", profile.len())} preserveAspectRatio="none" role="img" aria-label={label}>
                 <path d={path} />
             </svg>
-            <figcaption><span>{ format!("heaviest {max}") }</span><span>{ "members, heaviest to lightest" }</span><span>{ format!("lightest {min}") }</span></figcaption>
+            <figcaption><span>{ max }</span><span>{ "members by load" }</span><span>{ min }</span></figcaption>
         </figure>
     }
 }

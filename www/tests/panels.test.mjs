@@ -1,0 +1,158 @@
+// The strategy panels at real sizes: a group too big for chips is summarised (its figures and an
+// opened member's chips are what `kap show --json` says), its member rows are virtualised and
+// searchable; racks are visible on rows and chips; the rounds are numbered from 1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { STRATEGIES, exportScenario, metrics, openPlayground, useBrowser } from './browser.mjs';
+import { chipsOf, link, show, showPreset } from './kap.mjs';
+
+const env = useBrowser();
+
+const panel = (strategy) => `section[data-strategy="${strategy}"]`;
+
+/** A percentage as the page prints it (Rust's `{:.0}`: halves round to even). */
+function percent(part, whole) {
+  const x = (100 * part) / whole;
+  const r = Math.round(x);
+  return x - Math.floor(x) === 0.5 && r % 2 === 1 ? r - 1 : r;
+}
+
+/** Opens a scenario file's text in the page, through its share link. */
+function openScenario(text) {
+  const url = link(text, env.url);
+  return openPlayground(env, url.slice(env.url.length));
+}
+
+/** `topics` topics of `partitions`, `consumers` consumers `C0`… subscribing to all. */
+function bigScenario(topics, partitions, consumers) {
+  const names = Array.from({ length: topics }, (_, i) => `t${i}`);
+  return JSON.stringify({
+    version: 1,
+    title: `${topics * partitions} partitions, ${consumers} consumers`,
+    topics: names.map((name) => ({ name, partitions })),
+    consumers: Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: names })),
+  });
+}
+
+test('a group too big for chips: figures, rows and an opened member are what kap show says', async () => {
+  // 10,000 partitions, 300 consumers: above the chip limit. A consumer joins, so there is a diff.
+  const { page, errors } = await openScenario(bigScenario(20, 500, 300));
+  await page.getByRole('button', { name: 'A consumer joins', exact: true }).click();
+  await page.waitForSelector(`${panel('range')} dl.metrics dt:text-is("moved")`, { timeout: 60_000 });
+  const shown = show(await exportScenario(page));
+  for (const strategy of STRATEGIES) {
+    const r = shown.strategies[strategy];
+    const counts = Object.values(r.metrics.counts);
+    const [max, min] = [Math.max(...counts), Math.min(...counts)];
+    const assigned = counts.reduce((a, b) => a + b, 0);
+    const paused = Object.values(r.paused).reduce((n, list) => n + list.length, 0);
+    const m = await metrics(page, strategy);
+    assert.equal(m.spread, `${r.metrics.spread} (max ${max}, min ${min})`, strategy);
+    assert.equal(m.moved, `${r.moved.length} (${percent(r.moved.length, assigned)}%)`, strategy);
+    assert.equal(m.paused, String(paused), strategy);
+    assert.equal(m['needless moves'], String(r.metrics.needless_moves), strategy);
+    assert.equal(await page.$$eval(`${panel(strategy)} [data-partition]`, (e) => e.length), 0, `${strategy}: no chips`);
+
+    // The heaviest members, most first (ties by id), as the chart's figures list them.
+    const heaviest = Object.entries(r.metrics.counts)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .slice(0, 5)
+      .map(([id, n]) => `${id} (${n})`)
+      .join(', ');
+    const figures = await page.$$eval(`${panel(strategy)} .big-figures > div`, (divs) =>
+      Object.fromEntries(divs.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])),
+    );
+    assert.equal(figures.heaviest, heaviest, strategy);
+
+    // Only the rows in view are in the DOM, each with its member's count.
+    const rows = await page.$$eval(`${panel(strategy)} [data-member]`, (rows) =>
+      rows.map((row) => [row.dataset.member, Number(row.querySelector('.count').textContent)]),
+    );
+    assert.ok(rows.length > 5 && rows.length <= 30, `${strategy}: ${rows.length} rows in the DOM`);
+    for (const [id, count] of rows) assert.equal(count, r.metrics.counts[id], `${strategy} ${id}`);
+  }
+
+  // Opening a member brings its chips back, in Kafka's order; its revoked ones beside them.
+  const sticky = panel('sticky');
+  const first = await page.$eval(`${sticky} [data-member]`, (row) => row.dataset.member);
+  await page.click(`${sticky} [data-member="${first}"] button.open-member`);
+  const opened = `${sticky} [data-opened-member="${first}"]`;
+  await page.waitForSelector(`${opened} [data-partition]`);
+  const chips = await page.$$eval(`${opened} [data-partition]`, (els) => els.map((e) => e.textContent));
+  assert.deepEqual(chips, chipsOf(shown.strategies.sticky.assignment[first]));
+  const gave = shown.strategies.sticky.moved.filter((m) => m.from === first).map((m) => m.partition.join('-'));
+  const revoked = await page.$$eval(`${opened} [data-revoked]`, (els) => els.map((e) => e.dataset.revoked));
+  assert.deepEqual(revoked.sort(), gave.sort());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('scrolling and searching a big group keep the DOM small and find any member', async () => {
+  const { page, errors } = await openScenario(bigScenario(20, 500, 300));
+  const range = panel('range');
+  const ids = Array.from({ length: 300 }, (_, i) => `C${i}`).sort();
+  await page.waitForSelector(`${range} [data-member="${ids[0]}"]`, { timeout: 60_000 });
+  assert.equal(await page.$(`${range} [data-member="${ids.at(-1)}"]`), null, 'the last row is not rendered yet');
+
+  // Scrolled to the bottom: the last members are rendered, the first ones are gone.
+  await page.$eval(`${range} .member-scroll`, (list) => {
+    list.scrollTop = list.scrollHeight;
+  });
+  await page.waitForSelector(`${range} [data-member="${ids.at(-1)}"]`);
+  assert.equal(await page.$(`${range} [data-member="${ids[0]}"]`), null);
+  assert.ok((await page.$$(`${range} [data-member]`)).length <= 30);
+
+  // A member far down, by its id: the only row left, and Enter opens it.
+  const search = page.locator(`${range} input[type="search"]`);
+  await search.fill('C287');
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 1, `${range} [data-member]`);
+  assert.ok(await page.$(`${range} [data-member="C287"]`));
+  assert.equal(await page.textContent(`${range} .member-search .hint`), '1 of 300 members match');
+  await search.press('Enter');
+  await page.waitForSelector(`${range} [data-opened-member="C287"] [data-partition]`);
+  const shown = show(await exportScenario(page));
+  const chips = await page.$$eval(`${range} [data-opened-member="C287"] [data-partition]`, (els) =>
+    els.map((e) => e.dataset.partition),
+  );
+  assert.deepEqual(chips, chipsOf(shown.strategies.range.assignment.C287));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('racks are visible: each member its rack, each chip read across racks marked in words', async () => {
+  const { text, shown } = showPreset('rack-aware');
+  const { page, errors } = await openScenario(text);
+  const racks = Object.fromEntries(JSON.parse(text).consumers.map((c) => [c.id, `rack ${c.rack}`]));
+  for (const strategy of STRATEGIES) {
+    await page.waitForSelector(`${panel(strategy)} [data-member]`);
+    const rows = await page.$$eval(`${panel(strategy)} [data-member]`, (rows) =>
+      Object.fromEntries(rows.map((row) => [row.dataset.member, row.querySelector('.rack')?.textContent])),
+    );
+    assert.deepEqual(rows, racks, strategy);
+    const across = await page.$$eval(`${panel(strategy)} [data-partition][data-cross-rack]`, (chips) =>
+      chips.map((c) => c.title),
+    );
+    const crossRack = shown.strategies[strategy].metrics.cross_rack;
+    assert.equal(across.length, crossRack, strategy);
+    for (const title of across) assert.match(title, /: (kept|added), read across racks$/);
+    assert.equal((await metrics(page, strategy))['cross-rack'], String(crossRack), strategy);
+  }
+  // Roundrobin ignores racks: six of the nine partitions are read across zones.
+  assert.equal(shown.strategies.roundrobin.metrics.cross_rack, 6);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a rebalance in two rounds lists them from round 1, with no list numbers beside them', async () => {
+  const { page, errors } = await openPlayground(env);
+  await page.getByRole('button', { name: 'A consumer joins', exact: true }).click();
+  const rounds = `${panel('cooperative-sticky')} .timeline li`;
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, rounds);
+  const texts = await page.$$eval(rounds, (lis) => lis.map((li) => li.textContent));
+  assert.match(texts[0], /^round 1 · generation \d+ /);
+  assert.match(texts[1], /^round 2 · generation \d+ follow-up/);
+  const markers = await page.$$eval(rounds, (lis) => lis.map((li) => getComputedStyle(li).listStyleType));
+  assert.deepEqual(markers, ['none', 'none']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
