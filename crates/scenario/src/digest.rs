@@ -881,6 +881,26 @@ mod tests {
         assert_eq!(member_detail(&report, &scenario, &gone), None);
     }
 
+    /// Kafka's large test (a million partitions, 2,000 consumers): run with `--release --ignored`.
+    #[test]
+    #[ignore = "a million partitions: slow unoptimised"]
+    fn a_million_partitions_digest_in_a_few_hundred_bytes_a_member() {
+        let names: Vec<String> = (0..500).map(|t| format!("topic{t}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let scenario = Scenario {
+            topics: names.iter().map(|n| TopicSpec::new(n, 2_000)).collect(),
+            consumers: (0..2_000).map(|m| ConsumerSpec::new(format!("consumer-{m}"), &refs)).collect(),
+            ..Scenario::default()
+        };
+        let report = Report::new(&scenario);
+        let started = std::time::Instant::now();
+        let digests = PanelDigest::all(&report, &scenario);
+        let json = serde_json::to_string(&digests).unwrap();
+        let took = started.elapsed();
+        eprintln!("digest of 4 panels: {} bytes of JSON, computed and serialized in {took:?}", json.len());
+        assert!(json.len() < 4 * 2_000 * 250, "{} bytes", json.len());
+    }
+
     #[test]
     fn names_say_how_many_are_left_out() {
         let all: Vec<String> = (0..25).map(|i| format!("m{i}")).collect();

@@ -77,6 +77,8 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         use_callback(explaining, |_: MouseEvent, explaining| explaining.set(!**explaining))
     };
     let digest = &props.digest;
+    // The walkthrough records every step: offered where chips are, not for a million partitions.
+    let explain = props.explain && digest.outcome.as_ref().is_ok_and(|o| o.chips);
     let name = digest.strategy.clone();
     let Ok(strategy) = name.parse::<assignor::Strategy>() else { return html! {} };
     let (protocol, body) = match &digest.outcome {
@@ -101,13 +103,13 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
                 if props.chosen {
                     <span class="chosen" title="the coordinator picks this strategy for the consumers as configured">{ "the group's choice" }</span>
                 }
-                if props.explain && digest.outcome.is_ok() {
+                if explain {
                     <button type="button" class="explain-toggle" aria-expanded={explaining.to_string()} onclick={toggle}>
                         { if *explaining { "Close walkthrough" } else { "Explain" } }
                     </button>
                 }
             </header>
-            if *explaining {
+            if *explaining && explain {
                 <Explain {strategy} />
             } else {
                 { body }
