@@ -32,14 +32,14 @@ use crate::format::{Scenario, TopicSpec};
 use crate::report::{Outcome, Report, StrategyReport};
 
 /// Up to this many partitions in all (and [`ROW_LIMIT`] members), a panel shows every partition as a
-/// chip; above it, members' loads and a summary, and chips only for a member the user opens. At
-/// 2,000 partitions over 50 members a row holds some 40 chips, several lines of a panel: more stop
-/// being read.
-pub const CHIP_LIMIT: usize = 2_000;
+/// chip; above it, members' loads and a summary, and chips only for a member the user opens. A
+/// panel is some 330 px wide beside three others, four chips a line: 500 partitions over 10 members
+/// are 13 lines a row, and already 2,000 chips on the page. Past that, chips are scrolled, not read.
+pub const CHIP_LIMIT: usize = 500;
 
 /// Up to this many members a panel lists every member's row with its chips; above it, rows are a
 /// list to scroll and search.
-pub const ROW_LIMIT: usize = 200;
+pub const ROW_LIMIT: usize = 100;
 
 /// The most chips an opened member's detail carries; the rest are counted.
 pub const MEMBER_CHIP_LIMIT: usize = 5_000;
