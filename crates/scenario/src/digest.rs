@@ -881,6 +881,26 @@ mod tests {
         assert_eq!(member_detail(&report, &scenario, &gone), None);
     }
 
+    #[test]
+    fn with_weights_a_big_groups_load_is_traffic() {
+        let mut scenario = big_group(20, 500, 300);
+        scenario.topics[0].weight = Some(100);
+        scenario.view.weight_unit = "messages/s".into();
+        let (report, digests) = digests(&scenario);
+        let range = outcome(&digests, "range");
+        let load = report.outcome(assignor::Strategy::Range).unwrap().load(&scenario.topics);
+        let traffic = range.traffic.as_ref().unwrap();
+        assert_eq!((traffic.unit.as_str(), traffic.total, traffic.spread), ("messages/s", load.total, load.spread));
+        let summary = range.summary.as_ref().unwrap();
+        let heaviest = load.members.values().map(|m| m.weight).max().unwrap();
+        assert_eq!(summary.profile.first(), Some(&heaviest));
+        assert_eq!(summary.heaviest.first().map(|(id, w)| (load.most_loaded.contains(id), *w)), Some((true, heaviest)));
+        for m in &range.members {
+            assert_eq!(m.weight, load.members[&m.id].weight);
+            assert_eq!(u64::from(m.bar), m.weight * 100 / heaviest);
+        }
+    }
+
     /// Kafka's large test (a million partitions, 2,000 consumers): run with `--release --ignored`.
     #[test]
     #[ignore = "a million partitions: slow unoptimised"]
