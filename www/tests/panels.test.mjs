@@ -3,7 +3,8 @@
 // searchable; racks are visible on rows and chips; the rounds are numbered from 1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRATEGIES, exportScenario, metrics, openPlayground, useBrowser } from './browser.mjs';
+import { STRATEGIES, exportScenario, field, metrics, openPlayground, useBrowser } from './browser.mjs';
+import { bigGroup } from './group.mjs';
 import { chipsOf, link, show, showPreset } from './kap.mjs';
 
 const env = useBrowser();
@@ -153,6 +154,52 @@ test('a rebalance in two rounds lists them from round 1, with no list numbers be
   assert.match(texts[1], /^round 2 · generation \d+ follow-up/);
   const markers = await page.$$eval(rounds, (lis) => lis.map((li) => getComputedStyle(li).listStyleType));
   assert.deepEqual(markers, ['none', 'none']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an edit re-renders the member rows it changes and no other (render counts of a debug build)', async (t) => {
+  const { page, errors } = await openScenario(bigGroup(12, 10));
+  const counts = () =>
+    page.evaluate(() => ({
+      rows: Number(document.documentElement.dataset.rendersMemberrow ?? NaN),
+      panels: Number(document.documentElement.dataset.rendersStrategypanel ?? NaN),
+    }));
+  if (Number.isNaN((await counts()).rows)) {
+    t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
+    await page.close();
+    return;
+  }
+  /** Every rendered row's HTML, by panel and member. */
+  const rows = () =>
+    page.$$eval('section[data-strategy] [data-member]', (rows) =>
+      Object.fromEntries(rows.map((r) => [`${r.closest('section').dataset.strategy}/${r.dataset.member}`, r.outerHTML])),
+    );
+  const saved = (check) =>
+    page.waitForFunction(`(${check})(JSON.parse(localStorage.getItem('kafka-assignor-playground/scenario') ?? '{}'))`);
+  // The first edit turns the group's history on (the diff appears): every row changes once.
+  await field(page, 'client.rack of consumer-3').fill('r1');
+  await saved((s) => s.consumers?.[3].rack === 'r1');
+
+  // One consumer's rack: its row in each panel, nothing else.
+  let before = await counts();
+  await field(page, 'client.rack of consumer-3').fill('r2');
+  await saved((s) => s.consumers?.[3].rack === 'r2');
+  await page.waitForSelector('section[data-strategy="range"] [data-member="consumer-3"] .rack:text-is("rack r2")');
+  let after = await counts();
+  assert.equal(after.rows - before.rows, 4, 'consumer-3 in each panel');
+
+  // A topic grows: exactly the rows whose partitions changed re-render.
+  const shown = await rows();
+  before = after;
+  await page.getByRole('button', { name: 'Partitions of orders-5 plus one', exact: true }).click();
+  await page.waitForSelector('section[data-strategy="range"] [data-partition="orders-5-2"]');
+  after = await counts();
+  const now = await rows();
+  const changed = Object.keys(now).filter((k) => now[k] !== shown[k]);
+  t.diagnostic(`orders-5 grows: ${after.rows - before.rows} row renders, ${changed.length} rows changed`);
+  assert.ok(changed.length > 0 && changed.length < Object.keys(now).length);
+  assert.equal(after.rows - before.rows, changed.length);
   assert.deepEqual(errors, []);
   await page.close();
 });

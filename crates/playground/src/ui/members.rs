@@ -42,6 +42,7 @@ pub struct MemberRowProps {
 /// One member: name and rack, partition count, weight, load bar and, below the chip limit, chips.
 #[function_component]
 pub fn MemberRow(props: &MemberRowProps) -> Html {
+    crate::ui::rendered("MemberRow");
     let m = &props.member;
     let style = &props.style;
     let onclick = props.open.clone().map(|open| {

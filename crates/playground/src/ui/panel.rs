@@ -71,6 +71,7 @@ impl MemberSource {
 
 #[function_component]
 pub fn StrategyPanel(props: &PanelProps) -> Html {
+    crate::ui::rendered("StrategyPanel");
     let explaining = use_state(|| false);
     let toggle = {
         let explaining = explaining.clone();
