@@ -39,7 +39,7 @@ pub const CHIP_LIMIT: usize = 500;
 
 /// Up to this many members a panel lists every member's row with its chips; above it, rows are a
 /// list to scroll and search.
-pub const ROW_LIMIT: usize = 100;
+pub const ROW_LIMIT: usize = 200;
 
 /// The most chips an opened member's detail carries; the rest are counted.
 pub const MEMBER_CHIP_LIMIT: usize = 5_000;

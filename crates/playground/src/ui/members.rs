@@ -206,7 +206,7 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
     html! {
         <div class="big-group">
             if let Some(summary) = &outcome.summary {
-                <LoadChart summary={Rc::clone(&props.digest)} topics={Arc::clone(&props.style.topics)} show_diff={props.style.show_diff} />
+                <LoadChart digest={Rc::clone(&props.digest)} />
                 { summary_figures(summary, &props.style) }
             }
             <div class="member-search">
@@ -223,8 +223,8 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
             <div class="member-scroll" ref={scroller} {onscroll} style={format!("max-height:{VIEW_PX}px")} tabindex="0"
                 aria-label={format!("members of {}, {status}", props.strategy)}>
                 <ol class="members virtual" style={format!("height:{height}px")}>
-                    { for matches[first..last].iter().filter_map(|&i| outcome.members.get(i).map(|m| (i, m))).enumerate().map(|(at, (_, m))| {
-                        let top = ((first + at) * ROW_PX as usize) as u32;
+                    { for matches.get(first..last).unwrap_or_default().iter().zip(first..).filter_map(|(&i, at)| outcome.members.get(i).map(|m| (at, m))).map(|(at, m)| {
+                        let top = u32::try_from(at).unwrap_or(u32::MAX).saturating_mul(ROW_PX);
                         html! {
                             <MemberRow key={m.id.clone()} member={Arc::clone(m)} style={props.style.clone()}
                                 open={open.clone()} opened={opened.as_deref() == Some(m.id.as_str())} top={Some(top)} />
@@ -270,17 +270,15 @@ fn summary_figures(summary: &GroupSummary, style: &RowStyle) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct LoadChartProps {
-    /// The panel's digest, whose summary the chart draws.
-    pub summary: Rc<PanelDigest>,
-    pub topics: Arc<[String]>,
-    pub show_diff: bool,
+    /// The panel's digest, whose summary's load profile the chart draws.
+    pub digest: Rc<PanelDigest>,
 }
 
 /// Members' loads, heaviest to lightest, as one filled step line: flat when balanced, a cliff where
 /// some members carry more, a tail at zero for idle ones.
 #[function_component]
 pub fn LoadChart(props: &LoadChartProps) -> Html {
-    let Some(summary) = props.summary.outcome.as_ref().ok().and_then(|o| o.summary.as_ref()) else { return html! {} };
+    let Some(summary) = props.digest.outcome.as_ref().ok().and_then(|o| o.summary.as_ref()) else { return html! {} };
     let profile = &summary.profile;
     let (Some(&max), Some(&min)) = (profile.first(), profile.last()) else { return html! {} };
     let scale = max.max(1) as f64;
