@@ -107,6 +107,37 @@ test('scrolling and searching a big group keep the DOM small and find any member
   await page.close();
 });
 
+test("an opened member's chips are the version on screen's: after an edit, the worker's answer for it", async () => {
+  // Range ignores the previous assignment, so kap show of the edited file is the reference. With
+  // 500 partitions a topic over 300 members, the first 200 by id take two; one more partition of t0
+  // gives the 201st a second one of t0.
+  const text = bigScenario(20, 500, 300);
+  const { page, errors } = await openScenario(text);
+  const range = panel('range');
+  const member = Array.from({ length: 300 }, (_, i) => `C${i}`).sort()[200];
+  await page.waitForSelector(`${range} .member-search input[type="search"]`, { timeout: 60_000 });
+  await page.locator(`${range} input[type="search"]`).fill(member);
+  await page.click(`${range} [data-member="${member}"] button.open-member`);
+  const opened = `${range} [data-opened-member="${member}"] [data-partition]`;
+  await page.waitForSelector(opened);
+  const chips = () => page.$$eval(opened, (els) => els.map((e) => e.dataset.partition));
+  const before = chipsOf(show(text).strategies.range.assignment[member]);
+  assert.deepEqual(await chips(), before);
+
+  await page.getByRole('button', { name: 'Partitions of t0 plus one', exact: true }).click();
+  const grown = JSON.parse(text);
+  grown.topics[0].partitions += 1;
+  const after = chipsOf(show(JSON.stringify(grown)).strategies.range.assignment[member]);
+  assert.equal(after.length, before.length + 1, 'the edit gives this member one more partition');
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [opened, after.length], {
+    timeout: 60_000,
+  });
+  assert.deepEqual(await chips(), after);
+  assert.equal(await page.$(`${range} [data-opened-member="${member}"] .error`), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('racks are visible: each member its rack, each chip read across racks marked in words', async () => {
   const { text, shown } = showPreset('rack-aware');
   const { page, errors } = await openScenario(text);

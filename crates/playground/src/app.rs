@@ -17,7 +17,7 @@ use crate::ui::config::ConfigSection;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::intro::Intro;
-use crate::ui::panel::{MemberSource, StrategyPanel};
+use crate::ui::panel::{Answer, MemberSource, StrategyPanel, Unanswered};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::ShareBar;
 use crate::ui::weights::WeightsEditor;
@@ -141,10 +141,25 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
+    // A big group's opened member: its partitions come from the report the worker keeps of the
+    // version on screen (a new version, a new source: an opened member asks again).
+    let details = use_memo(store.shown_version, {
+        let worker = Rc::clone(&worker);
+        move |&version| {
+            MemberSource(Rc::new(move |request, answer: Answer| match worker.as_ref() {
+                Some(worker) => {
+                    worker.member(version, request, move |detail| answer.emit(detail.map(|d| d.map(Rc::new))))
+                }
+                None => answer.emit(Err(Unanswered::NoWorker)),
+            }))
+        }
+    });
     html! {
         <ContextProvider<Store> context={store.clone()}>
             <ContextProvider<Keeper> context={keeper}>
-                if *embed { <EmbedView /> } else { <Playground /> }
+                <ContextProvider<MemberSource> context={(*details).clone()}>
+                    if *embed { <EmbedView /> } else { <Playground /> }
+                </ContextProvider<MemberSource>>
             </ContextProvider<Keeper>>
         </ContextProvider<Store>>
     }
@@ -325,23 +340,16 @@ struct PanelsProps {
 
 #[function_component]
 fn Panels(props: &PanelsProps) -> Html {
-    let Some(store) = use_context::<Store>() else { return html! {} };
+    let (Some(store), Some(details)) = (use_context::<Store>(), use_context::<MemberSource>()) else { return html! {} };
     let scenario = &store.scenario;
     let shown = Rc::clone(&store.shown);
-    // A big group's opened member: answered from a report of the scenario on screen, computed the
-    // first time a member is opened (interim, until the worker answers `MemberRequest`s from the
-    // report it keeps).
-    let details = {
-        let scenario = Rc::clone(scenario);
-        use_memo(store.shown_version, move |_| MemberSource::from_scenario(scenario))
-    };
     let chosen = shown.choice.as_ref().and_then(|c| c.strategy.clone());
     html! {
         <div class="panels">
             { for scenario.view.shown().into_iter().filter_map(|strategy| {
                 let digest = shown.panels.iter().find(|d| d.strategy == strategy.name())?;
                 Some(html! {
-                    <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={(*details).clone()}
+                    <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={details.clone()}
                         show_diff={scenario.view.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())} />
                 })
             }) }

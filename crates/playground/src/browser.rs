@@ -11,6 +11,7 @@ use scenario::digest::{MemberDetail, MemberRequest};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::saved::{Unsaved, Write};
+use crate::ui::panel::Unanswered;
 
 /// The script Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link).
 const WORKER_SCRIPT: &str = "worker_loader.js";
@@ -31,7 +32,7 @@ struct Connection {
 }
 
 /// A member asked for, and where its partitions go.
-type MemberWait = (Version, MemberRequest, Box<dyn FnOnce(Option<MemberDetail>)>);
+type MemberWait = (Version, MemberRequest, Box<dyn FnOnce(Result<Option<MemberDetail>, Unanswered>)>);
 
 impl ComputeWorker {
     /// Starts the worker; `answer` receives its answers, `failed` why it stopped answering.
@@ -61,9 +62,8 @@ impl ComputeWorker {
                 let (answered, rest): (Vec<_>, Vec<_>) =
                     waiting.into_iter().partition(|(v, r, _)| *v == version && *r == request);
                 *connection.members.borrow_mut() = rest;
-                if current {
-                    answered.into_iter().for_each(|(_, _, give)| give(detail.clone()));
-                }
+                let detail = if current { Ok(detail) } else { Err(Unanswered::NotHeld) };
+                answered.into_iter().for_each(|(_, _, give)| give(detail.clone()));
                 return;
             }
             // The worker takes what waits before the page paints this answer.
@@ -104,9 +104,14 @@ impl ComputeWorker {
 
 impl ComputeWorker {
     /// Asks for one member's partitions in a panel of `version` (a summarised group's, opened by
-    /// the user); `give` gets them unless `version` is no longer the last computed.
-    #[allow(dead_code)] // until the panels open members through it (their digest-based rendering)
-    pub fn member(&self, version: Version, request: MemberRequest, give: impl FnOnce(Option<MemberDetail>) + 'static) {
+    /// the user); `give` gets them, or [`Unanswered::NotHeld`] when `version` is not the last the
+    /// worker computed (it keeps that one's report only).
+    pub fn member(
+        &self,
+        version: Version,
+        request: MemberRequest,
+        give: impl FnOnce(Result<Option<MemberDetail>, Unanswered>) + 'static,
+    ) {
         let Ok(message) = serde_wasm_bindgen::to_value(&Request::Member { version, request: request.clone() }) else {
             return;
         };

@@ -10,7 +10,7 @@ use scenario::digest::{Chip, ChipKind, GroupSummary, MemberDetail, MemberDigest,
 use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::ui::panel::MemberSource;
+use crate::ui::panel::{MemberSource, Unanswered};
 use crate::ui::topic_class;
 
 /// How every row of a panel is drawn: the same for all its rows.
@@ -313,18 +313,23 @@ pub struct OpenedMemberProps {
 /// again with every new result).
 #[function_component]
 pub fn OpenedMember(props: &OpenedMemberProps) -> Html {
-    let detail = use_state(|| None::<Rc<MemberDetail>>);
+    // The last answer, with the request it answers.
+    let answered = use_state(|| None::<(MemberRequest, Result<Option<Rc<MemberDetail>>, Unanswered>)>);
     {
-        let detail = detail.clone();
+        let answered = answered.clone();
         use_effect_with((props.request.clone(), props.details.clone()), move |(request, details)| {
-            let answer = Callback::from(move |answer: Option<Rc<MemberDetail>>| detail.set(answer));
+            let asked = request.clone();
+            let answer = Callback::from(move |answer| answered.set(Some((asked.clone(), answer))));
             details.ask(request.clone(), answer);
         });
     }
     let close = props.on_close.reform(|_: MouseEvent| ());
     let id = &props.request.member;
-    // An answer to an earlier request (another member, a result since replaced) is not shown.
-    let detail = (*detail).as_ref().filter(|d| d.request == props.request);
+    // An answer to an earlier request (another member) is not shown; one of a result since
+    // replaced is, until the new one comes.
+    let answer = (*answered).as_ref().filter(|(request, _)| *request == props.request).map(|(_, answer)| answer);
+    let detail = answer.and_then(|a| a.as_ref().ok()).and_then(Option::as_ref);
+    let unanswered = answer.and_then(|a| a.as_ref().err());
     let style = detail.map(|d| RowStyle { topics: Arc::clone(&d.topics), ..props.style.clone() });
     html! {
         <section class="opened-member" data-opened-member={id.clone()} aria-label={format!("partitions of {id}")}>
@@ -346,6 +351,8 @@ pub fn OpenedMember(props: &OpenedMemberProps) -> Html {
             </header>
             if props.member.is_none() {
                 <p class="hint">{ format!("{id} is not in this panel's group.") }</p>
+            } else if let Some(why) = unanswered {
+                <p class="error" role="alert">{ why.message() }</p>
             } else if let (Some(detail), Some(style)) = (detail, style.as_ref()) {
                 { chip_list(&detail.chips, style) }
                 if detail.more > 0 {

@@ -36,14 +36,38 @@ pub struct PanelProps {
 }
 
 /// Where a big group's opened member gets its partitions: the page asks with a [`MemberRequest`]
-/// and the answer comes through the callback, at once or later (from a worker). Compared by
-/// identity: a new source (a new result) asks again.
+/// and the answer comes through the callback, at once or later (from the compute worker, out of
+/// the report it keeps of the version on screen). Compared by identity: a new source (a new result)
+/// asks again.
 #[derive(Clone)]
 pub struct MemberSource(pub Rc<dyn Fn(MemberRequest, Answer)>);
 
-/// Where the answer to a [`MemberRequest`] goes: the member's partitions, or `None` when it is not
-/// in the panel.
-pub type Answer = Callback<Option<Rc<MemberDetail>>>;
+/// Where the answer to a [`MemberRequest`] goes: the member's partitions, `Ok(None)` when it is not
+/// in the panel, or why they could not come.
+pub type Answer = Callback<Result<Option<Rc<MemberDetail>>, Unanswered>>;
+
+/// Why an opened member's partitions did not come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The compute worker holds the report of the last version it computed only, and the result on
+    /// screen is another (an undo brought back an earlier one, or a newer one is on its way).
+    NotHeld,
+    /// There is no compute worker (the browser refused to start it).
+    NoWorker,
+}
+
+impl Unanswered {
+    /// What the reader is told.
+    pub fn message(self) -> &'static str {
+        match self {
+            Unanswered::NotHeld => {
+                "The compute worker no longer holds this result's partitions (only the last result it computed): \
+                 edit the group to compute them again."
+            }
+            Unanswered::NoWorker => "Its partitions cannot be computed: the compute worker did not start.",
+        }
+    }
+}
 
 impl PartialEq for MemberSource {
     fn eq(&self, other: &Self) -> bool {
@@ -52,17 +76,6 @@ impl PartialEq for MemberSource {
 }
 
 impl MemberSource {
-    /// Answers on the page's own thread from the report of `scenario`, computed the first time a
-    /// member is asked for.
-    pub fn from_scenario(scenario: Rc<scenario::Scenario>) -> MemberSource {
-        let report = std::cell::RefCell::new(None::<Rc<scenario::report::Report>>);
-        MemberSource(Rc::new(move |request, answer: Answer| {
-            let report =
-                Rc::clone(report.borrow_mut().get_or_insert_with(|| Rc::new(scenario::report::Report::new(&scenario))));
-            answer.emit(scenario::digest::member_detail(&report, &scenario, &request).map(Rc::new))
-        }))
-    }
-
     /// Asks for `request`'s member; `answer` gets it.
     pub fn ask(&self, request: MemberRequest, answer: Answer) {
         (self.0)(request, answer)
