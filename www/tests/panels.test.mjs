@@ -123,6 +123,16 @@ test("an opened member's chips are the version on screen's: after an edit, the w
   const chips = () => page.$$eval(opened, (els) => els.map((e) => e.dataset.partition));
   const before = chipsOf(show(text).strategies.range.assignment[member]);
   assert.deepEqual(await chips(), before);
+  // Sticky's answer needs the group's history, which only the worker keeps: a member opened there
+  // keeps every partition it owned after the edit (each is within the new quota of 33 or 34).
+  const sticky = panel('sticky');
+  const stuck = await page.$eval(`${sticky} [data-member]`, (row) => row.dataset.member);
+  await page.click(`${sticky} [data-member="${stuck}"] button.open-member`);
+  const stuckOpened = `${sticky} [data-opened-member="${stuck}"]`;
+  await page.waitForSelector(`${stuckOpened} [data-partition]`);
+  const stuckChips = () => page.$$eval(`${stuckOpened} [data-partition]`, (els) => els.map((e) => e.dataset.partition));
+  const owned = await stuckChips();
+  assert.deepEqual(owned, chipsOf(show(text).strategies.sticky.assignment[stuck]));
 
   await page.getByRole('button', { name: 'Partitions of t0 plus one', exact: true }).click();
   const grown = JSON.parse(text);
@@ -134,6 +144,19 @@ test("an opened member's chips are the version on screen's: after an edit, the w
   });
   assert.deepEqual(await chips(), after);
   assert.equal(await page.$(`${range} [data-opened-member="${member}"] .error`), null);
+  await page.waitForFunction(
+    (sel) => {
+      const spans = [...document.querySelectorAll(`${sel} header span`)];
+      const count = spans.find((s) => / partitions$/.test(s.textContent));
+      return count && document.querySelectorAll(`${sel} [data-partition]`).length === parseInt(count.textContent, 10);
+    },
+    stuckOpened,
+    { timeout: 60_000 },
+  );
+  const kept = await stuckChips();
+  assert.ok(kept.length === owned.length || kept.length === owned.length + 1, `${stuck}: ${kept.length} partitions`);
+  assert.deepEqual(owned.filter((chip) => !kept.includes(chip)), [], `${stuck} keeps what it owned`);
+  assert.equal(await page.$(`${stuckOpened} .error`), null);
   assert.deepEqual(errors, []);
   await page.close();
 });
