@@ -11,9 +11,12 @@ import { link } from './kap.mjs';
 
 const env = useBrowser();
 
-/** 4 topics × 400 partitions, 30 consumers: even ones read every topic, odd ones t0 and t1. */
+/**
+ * 4 topics × 100 partitions, 30 consumers: even ones read every topic, odd ones t0 and t1 (under
+ * the digest's chip limit, 500 partitions, through every edit below: each member's chips are shown).
+ */
 function startingGroup() {
-  const topics = { t0: 400, t1: 400, t2: 400, t3: 400 };
+  const topics = { t0: 100, t1: 100, t2: 100, t3: 100 };
   const members = Array.from({ length: 30 }, (_, i) => ({
     id: `C${i}`,
     topics: i % 2 ? ['t0', 't1'] : ['t0', 't1', 't2', 't3'],
@@ -71,9 +74,9 @@ test('edits faster than the answers: the panels end on kap batch for the last sc
   // Four edits in one go, before any answer can come: t0, t1, t0 again (after t1: a new
   // rebalance), t2. Each is a rebalance from the one before, although only the last is painted.
   const edits = [
-    ['t0', 401],
-    ['t1', 399],
-    ['t0', 402],
+    ['t0', 101],
+    ['t1', 99],
+    ['t0', 102],
     ['t2', 7],
   ];
   await page.evaluate(edits.map(([t, n]) => typed(t, n)).join('\n'));
@@ -111,11 +114,11 @@ test('edits while the worker computes: each answer painted is of the scenario on
   // Typed a few milliseconds apart: some answers come between edits, some after the next one.
   const history = [shown];
   for (const [topic, n] of [
-    ['t3', 401],
-    ['t2', 402],
-    ['t3', 403],
-    ['t1', 404],
-    ['t0', 405],
+    ['t3', 101],
+    ['t2', 102],
+    ['t3', 103],
+    ['t1', 104],
+    ['t0', 105],
   ]) {
     await page.evaluate(typed(topic, n));
     await page.waitForTimeout(5);
