@@ -75,7 +75,23 @@ export async function openPlayground(env, suffix = '') {
   const errors = collectErrors(page);
   await page.goto(env.url + suffix);
   await page.waitForSelector('section[data-strategy]', { timeout: 30_000 });
+  await resultsShown(page);
   return { page, errors };
+}
+
+/**
+ * Waits until the results region paints the answer for the scenario on screen: the compute worker
+ * answers after the page has drawn the edit, so the panels can still show the previous version.
+ */
+export function resultsShown(page, timeout = 30_000) {
+  return page.waitForFunction(
+    () => {
+      const r = document.querySelector('[data-version]');
+      return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version;
+    },
+    null,
+    { timeout },
+  );
 }
 
 /** The name of the element that has the focus (its aria-label, else its text); null for none. */

@@ -11,6 +11,7 @@ import {
   openPlayground,
   panelDetails,
   panels,
+  resultsShown,
   revokedChips,
   savedScenario,
   useBrowser,
@@ -90,6 +91,7 @@ test('a reload keeps the work; malformed, truncated and future links leave it al
     await page.goto('about:blank');
     await page.goto(env.url + fragment);
     await page.waitForSelector('.banner[role=alert]');
+    await resultsShown(page);
     assert.match(await banner(page), message, fragment);
     assert.deepEqual(await everything(page), before, `${fragment}: the saved work is not shown`);
     assert.equal(await savedScenario(page), saved, `${fragment}: the saved work changed`);

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use playground::work::{Answer, Job, Queue, Reply, Request, Version};
+use playground::work::{Answer, Engine, Job, Queue, Reply, Request, Version};
 use scenario::digest::{MemberDetail, MemberRequest};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -17,9 +17,23 @@ use crate::ui::panel::Unanswered;
 const WORKER_SCRIPT: &str = "worker_loader.js";
 
 /// The compute worker as the page talks to it: at most one request at the worker and one waiting
-/// (`work::Queue`), each answer handed to the page as it comes.
+/// (`work::Queue`), each answer handed to the page as it comes. Where no worker can start, the same
+/// `Engine` runs in the page instead, so the results are the same, only computed on this thread.
 #[derive(Clone)]
-pub struct ComputeWorker(Rc<Connection>);
+pub struct ComputeWorker(Backend);
+
+#[derive(Clone)]
+enum Backend {
+    Worker(Rc<Connection>),
+    /// A sandboxed iframe (an embed without `allow-same-origin`) has an opaque origin, and a
+    /// browser refuses it a worker from the page's origin (`SecurityError`).
+    InPage(Rc<InPage>),
+}
+
+struct InPage {
+    engine: RefCell<Engine>,
+    answer: Box<dyn Fn(Answer)>,
+}
 
 struct Connection {
     worker: web_sys::Worker,
@@ -39,7 +53,10 @@ impl ComputeWorker {
     pub fn start(answer: impl Fn(Answer) + 'static, failed: impl Fn(String) + 'static) -> Option<ComputeWorker> {
         let base = page_base();
         let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
-        let worker = web_sys::Worker::new(&format!("{directory}{WORKER_SCRIPT}")).ok()?;
+        let Ok(worker) = web_sys::Worker::new(&format!("{directory}{WORKER_SCRIPT}")) else {
+            let in_page = InPage { engine: RefCell::default(), answer: Box::new(answer) };
+            return Some(ComputeWorker(Backend::InPage(Rc::new(in_page))));
+        };
         let connection = Rc::new(Connection {
             worker,
             queue: RefCell::new(Queue::loading()),
@@ -88,16 +105,26 @@ impl ComputeWorker {
             stopped(format!("The results cannot be computed: the compute worker stopped ({message})."))
         });
         connection.listeners.borrow_mut().extend([on_message, on_error]);
-        Some(ComputeWorker(connection))
+        Some(ComputeWorker(Backend::Worker(connection)))
     }
 
     /// The page wants the last of `jobs` computed (and the worker to keep `keep`): sent now if the
     /// worker is idle, else they wait, replacing whatever waited.
     pub fn want(&self, jobs: Vec<Job>, keep: Vec<Version>) {
-        *self.0.keep.borrow_mut() = keep;
-        let jobs = self.0.queue.borrow_mut().push(jobs);
-        if let Some(jobs) = jobs {
-            self.0.send(jobs);
+        match &self.0 {
+            Backend::Worker(connection) => {
+                *connection.keep.borrow_mut() = keep;
+                let jobs = connection.queue.borrow_mut().push(jobs);
+                if let Some(jobs) = jobs {
+                    connection.send(jobs);
+                }
+            }
+            Backend::InPage(in_page) => {
+                let answer = in_page.engine.borrow_mut().compute(jobs, &keep);
+                if let Some(answer) = answer {
+                    (in_page.answer)(answer);
+                }
+            }
         }
     }
 }
@@ -112,11 +139,17 @@ impl ComputeWorker {
         request: MemberRequest,
         give: impl FnOnce(Result<Option<MemberDetail>, Unanswered>) + 'static,
     ) {
+        let connection = match &self.0 {
+            Backend::Worker(connection) => connection,
+            Backend::InPage(in_page) => {
+                return give(in_page.engine.borrow().member(version, &request).map_err(|()| Unanswered::NotHeld));
+            }
+        };
         let Ok(message) = serde_wasm_bindgen::to_value(&Request::Member { version, request: request.clone() }) else {
             return;
         };
-        self.0.members.borrow_mut().push((version, request, Box::new(give)));
-        let _ = self.0.worker.post_message(&message);
+        connection.members.borrow_mut().push((version, request, Box::new(give)));
+        let _ = connection.worker.post_message(&message);
     }
 }
 
