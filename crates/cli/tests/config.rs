@@ -2,14 +2,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
-
 use serde_json::Value;
 
-fn kap(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kap")).args(args).output().expect("kap runs");
-    (output.status.success(), String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
-}
+mod common;
+use common::kap;
 
 fn lines(args: &[&str]) -> Vec<String> {
     let (ok, out, err) = kap(args);

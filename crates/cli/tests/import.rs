@@ -3,16 +3,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
-
 use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenario/tests/data/import");
 
-fn kap(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_kap")).args(args).output().expect("kap runs");
-    (output.status.success(), String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
-}
+mod common;
+use common::kap;
 
 fn imported(args: &[&str], name: &str) -> std::path::PathBuf {
     let sample = format!("{DATA}/messy.txt");

@@ -4,23 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::{json, Value};
 
-fn kap(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kap"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kap runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    (output.status.success(), String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
-}
+mod common;
+use common::kap_stdin as kap;
 
 /// A fixed-seed generator, so every run sees the same snapshots.
 struct Lcg(u64);
