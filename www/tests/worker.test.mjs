@@ -5,7 +5,7 @@
 // scenario that is no longer on screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, useBrowser, waitForPanels } from './browser.mjs';
+import { openPlayground, panels, resultsShown as idle, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
 
@@ -54,12 +54,6 @@ const typed = (name, n) => `{
   input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
   input.dispatchEvent(new Event('change', { bubbles: true }));
 }`;
-
-const idle = (page) =>
-  page.waitForFunction(() => {
-    const r = document.querySelector('.results');
-    return r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version;
-  });
 
 test('edits faster than the answers: the panels end on kap batch for the last scenario, never painting a stale one', async () => {
   const group = startingGroup();
