@@ -11,7 +11,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::saved::{self, Origin};
+use crate::saved::{self, Origin, Unsaved};
 use crate::state::{Action, State};
 use crate::ui::config::ConfigSection;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
@@ -19,7 +19,7 @@ use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::intro::Intro;
 use crate::ui::panel::{Answer, MemberSource, StrategyPanel, Unanswered};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
-use crate::ui::share::ShareBar;
+use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
 use crate::ui::Store;
 
@@ -67,20 +67,48 @@ pub fn App() -> Html {
             crate::ui::saved::tidy();
         }
     });
+    // Writes the scenario on screen whole for the link, the saved copy and Export JSON.
+    let writer = use_memo((), {
+        let worker = Rc::clone(&worker);
+        move |_| Writer::new(worker)
+    });
     {
         // Keep the link and the saved work in step with the scenario (never the embed's).
         let (scenario, embed, keeper, latest) = (Rc::clone(&store.scenario), *embed, keeper.clone(), latest.clone());
-        use_effect_with(scenario, move |scenario| {
+        let writer = (*writer).clone();
+        use_effect_with((scenario, store.prior()), move |(scenario, prior)| {
             *latest.borrow_mut() = Rc::clone(scenario);
-            // Encoding compresses the whole scenario: do it once the edits pause, not per edit.
-            let current = Rc::clone(scenario);
+            // Encoding compresses the whole scenario: do it once the edits pause, not per edit (a
+            // big group's in the worker, which holds its previous assignment).
+            let (current, prior) = (Rc::clone(scenario), *prior);
             *url_timer.borrow_mut() = Some(Timeout::new(URL_DELAY_MS, move || {
-                // A fragment no browser would open again is left out: the saved work reopens instead.
-                let fragment = scenario::link::encode(&current);
-                browser::replace_fragment(if fragment.len() <= scenario::link::MAX_FRAGMENT { &fragment } else { "" });
-                if !embed {
-                    keeper.save(&current);
-                }
+                let written = Rc::clone(&current);
+                writer.write(&current, prior, move |texts| {
+                    // Written for a scenario no longer on screen: the newer one is written after it.
+                    if !Rc::ptr_eq(&latest.borrow(), &written) {
+                        return;
+                    }
+                    match texts {
+                        Ok(texts) => {
+                            // A fragment no browser would open again is left out: the saved work
+                            // reopens instead.
+                            let fragment = &texts.fragment;
+                            browser::replace_fragment(if fragment.len() <= scenario::link::MAX_FRAGMENT {
+                                fragment
+                            } else {
+                                ""
+                            });
+                            if !embed {
+                                keeper.save(&written, &texts.json);
+                            }
+                        }
+                        // Never saved without its history: the work stays as last saved, and says so.
+                        Err(why) if !embed => {
+                            keeper.status.dispatch(StatusAction::Unsaved(Unsaved::NotWritten(why.to_string())))
+                        }
+                        Err(_) => {}
+                    }
+                });
             }));
         });
     }
@@ -158,7 +186,9 @@ pub fn App() -> Html {
         <ContextProvider<Store> context={store.clone()}>
             <ContextProvider<Keeper> context={keeper}>
                 <ContextProvider<MemberSource> context={(*details).clone()}>
-                    if *embed { <EmbedView /> } else { <Playground /> }
+                    <ContextProvider<Writer> context={(*writer).clone()}>
+                        if *embed { <EmbedView /> } else { <Playground /> }
+                    </ContextProvider<Writer>>
                 </ContextProvider<MemberSource>>
             </ContextProvider<Keeper>>
         </ContextProvider<Store>>

@@ -6,8 +6,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
+use playground::travel::Texts;
 use playground::work::{Answer, Engine, Job, Queue, Reply, Request, Version};
 use scenario::digest::{MemberDetail, MemberRequest};
+use scenario::Scenario;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::saved::{Unsaved, Write};
@@ -43,7 +45,13 @@ struct Connection {
     listeners: RefCell<Vec<EventListener>>,
     /// Opened members waiting for their partitions.
     members: RefCell<Vec<MemberWait>>,
+    /// Scenarios being written (`Request::Write`), by ticket.
+    writes: RefCell<Vec<(u64, WriteWait)>>,
+    next_ticket: std::cell::Cell<u64>,
 }
+
+/// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
+type WriteWait = Box<dyn FnOnce(Option<Texts>)>;
 
 /// A member asked for, and where its partitions go.
 type MemberWait = (Version, MemberRequest, Box<dyn FnOnce(Result<Option<MemberDetail>, Unanswered>)>);
@@ -63,6 +71,8 @@ impl ComputeWorker {
             keep: RefCell::default(),
             listeners: RefCell::default(),
             members: RefCell::default(),
+            writes: RefCell::default(),
+            next_ticket: std::cell::Cell::new(0),
         });
         let failed = Rc::new(failed);
         let weak = Rc::downgrade(&connection);
@@ -83,6 +93,15 @@ impl ComputeWorker {
                 answered.into_iter().for_each(|(_, _, give)| give(detail.clone()));
                 return;
             }
+            if let Ok(Reply::Written { ticket, texts }) = reply {
+                // Nor is a scenario written: it is no computation.
+                let waiting = connection.writes.borrow().iter().position(|(t, _)| *t == ticket);
+                if let Some(at) = waiting {
+                    let (_, give) = connection.writes.borrow_mut().remove(at);
+                    give(texts);
+                }
+                return;
+            }
             // The worker takes what waits before the page paints this answer.
             let next = connection.queue.borrow_mut().done();
             if let Some(jobs) = next {
@@ -90,7 +109,7 @@ impl ComputeWorker {
             }
             match reply {
                 Ok(Reply::Answer(reply)) => answer(*reply),
-                Ok(Reply::Ready | Reply::Member { .. }) => {}
+                Ok(Reply::Ready | Reply::Member { .. } | Reply::Written { .. }) => {}
                 Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
                 Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
             }
@@ -149,6 +168,28 @@ impl ComputeWorker {
             return;
         };
         connection.members.borrow_mut().push((version, request, Box::new(give)));
+        let _ = connection.worker.post_message(&message);
+    }
+}
+
+impl ComputeWorker {
+    /// Asks the worker to write `scenario` with the assignment `prior` settled into as its
+    /// previous one (`travel`); `give` gets the texts, or `None` when the worker no longer keeps
+    /// that assignment. Answered in turn with the worker's other work, never on the page's thread.
+    pub fn write(&self, prior: Version, scenario: Rc<Scenario>, give: impl FnOnce(Option<Texts>) + 'static) {
+        let connection = match &self.0 {
+            Backend::Worker(connection) => connection,
+            Backend::InPage(in_page) => {
+                let whole = in_page.engine.borrow().whole(prior, &scenario);
+                return give(whole.map(|whole| Texts::of(&whole)));
+            }
+        };
+        let ticket = connection.next_ticket.get();
+        connection.next_ticket.set(ticket + 1);
+        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Write { ticket, prior, scenario }) else {
+            return give(None);
+        };
+        connection.writes.borrow_mut().push((ticket, Box::new(give)));
         let _ = connection.worker.post_message(&message);
     }
 }

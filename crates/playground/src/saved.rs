@@ -133,6 +133,9 @@ pub enum Unsaved {
     Refused(String),
     /// The history was written by a newer version: it is left as it is, and nothing is written.
     UnreadableHistory(String),
+    /// A big group's scenario could not be written whole (its previous assignment is the compute
+    /// worker's): rather than saved without it, the work stays as last saved.
+    NotWritten(String),
 }
 
 impl fmt::Display for Unsaved {
@@ -148,6 +151,7 @@ impl fmt::Display for Unsaved {
                 megabytes(*needed)
             ),
             Unsaved::Refused(why) => write!(f, "the browser refused to store it ({why})"),
+            Unsaved::NotWritten(why) => write!(f, "it cannot be written whole: {why}"),
             Unsaved::UnreadableHistory(why) => write!(
                 f,
                 "the history of scenarios in this browser was written by a newer version ({why}) and is left as it is"

@@ -144,6 +144,12 @@ impl State {
         self.step.version
     }
 
+    /// Where the previous assignment of the scenario on screen is: in it, or (a big group) in the
+    /// worker, which then writes its link, saved copy and export (`travel`).
+    pub fn prior(&self) -> Prior {
+        self.step.prior
+    }
+
     /// Whether the scenario on screen waits for its answer (the panels show an earlier one).
     pub fn pending(&self) -> bool {
         self.step.shown.is_none()
@@ -168,7 +174,7 @@ impl State {
     }
 
     /// The versions whose settled assignment the worker must keep: every step's (the next edit
-    /// from it starts there) and the prior of every step not computed yet (it is computed from it).
+    /// from it starts there) and every step's prior (it is computed and written from it).
     pub fn keep(&self) -> Vec<Version> {
         let mut keep: Vec<Version> = self.steps().flat_map(Self::needs).collect();
         if let Some((_, _, Prior::Settled(base))) = &self.current {
@@ -183,12 +189,13 @@ impl State {
         self.undo.iter().chain(self.redo.iter()).chain(std::iter::once(&self.step))
     }
 
-    /// The versions a step needs the worker to keep.
+    /// The versions a step needs the worker to keep: its own settled assignment, and its prior,
+    /// from which it is computed and with which its link, save and export are written (`travel`).
     fn needs(step: &Step) -> impl Iterator<Item = Version> {
         let own = step.settled.is_none().then_some(step.version);
-        let prior = match (step.prior, &step.shown) {
-            (Prior::Settled(base), None) => Some(base),
-            _ => None,
+        let prior = match step.prior {
+            Prior::Settled(base) => Some(base),
+            Prior::Inline => None,
         };
         own.into_iter().chain(prior)
     }
@@ -327,6 +334,10 @@ impl State {
         if let Some(previous) = answer.previous {
             // The previous assignment crossed back: the page holds the scenario whole again.
             step.scenario = Rc::new(Scenario { previous: Some(previous), ..(*step.scenario).clone() });
+            step.prior = Prior::Inline;
+        }
+        if answer.prior_lost {
+            // Computed as a fresh group: so it is written, links and saves alike.
             step.prior = Prior::Inline;
         }
         step.settled = answer.settled.map(Rc::new);
@@ -560,6 +571,22 @@ mod tests {
         let undone = now.apply(Action::Undo);
         assert!(!undone.pending());
         assert!(undone.apply(Action::Redo).jobs().is_none());
+    }
+
+    /// A big group's link, save and export are written by the worker from the step's prior: it is
+    /// kept as long as the step is reachable, answered or not.
+    #[test]
+    fn a_big_group_keeps_the_prior_each_step_is_written_from() {
+        let first = answered(State::new(big(6_000)));
+        let joined = first.act(Action::Edit(Edit::AddConsumer));
+        let grown = joined.act(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 6_001 }));
+        assert_eq!(grown.prior(), Prior::Settled(joined.version()));
+        assert_eq!(grown.keep(), [first.version(), joined.version(), grown.version()]);
+        let undone = grown.apply(Action::Undo);
+        assert_eq!(undone.prior(), Prior::Settled(first.version()));
+        assert!(undone.keep().contains(&first.version()));
+        let fresh = grown.act(Action::Forget);
+        assert_eq!(fresh.prior(), Prior::Inline);
     }
 
     #[test]

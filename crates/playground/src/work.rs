@@ -67,6 +67,10 @@ pub enum Request {
     Compute { jobs: Vec<Job>, keep: Vec<Version> },
     /// One member's partitions in a panel of `version`, the version last computed.
     Member { version: Version, request: MemberRequest },
+    /// Write `scenario` (the page's, its `previous` empty) with the assignment `prior` settled into
+    /// as its previous one: a big group's link, saved copy or export (`travel`). `ticket` comes
+    /// back with the texts.
+    Write { ticket: u64, prior: Version, scenario: Rc<Scenario> },
 }
 
 /// The worker to the page.
@@ -79,6 +83,9 @@ pub enum Reply {
     /// A member's partitions (`None`: not in that panel). Not `current` when `version` is no longer
     /// the last computed: the page asks again for the new one.
     Member { version: Version, request: MemberRequest, detail: Option<MemberDetail>, current: bool },
+    /// A scenario written for [`Request::Write`]'s `ticket`; `None` when the worker no longer keeps
+    /// `prior`'s settled assignment.
+    Written { ticket: u64, texts: Option<crate::travel::Texts> },
     /// A message the worker could not read (a page and a worker of different builds).
     Unreadable(String),
 }
@@ -238,6 +245,13 @@ impl Engine {
             Some((last, report, scenario)) if *last == version => Ok(member_detail(report, scenario, request)),
             _ => Err(()),
         }
+    }
+
+    /// `scenario` with the assignment `prior` settled into as its previous one (what a small
+    /// group's scenario holds itself), or `None` when `prior` is not kept.
+    pub fn whole(&self, prior: Version, scenario: &Scenario) -> Option<Scenario> {
+        let previous = self.settled.get(&prior)?;
+        Some(Scenario { previous: Some((**previous).clone()), ..scenario.clone() })
     }
 
     /// The versions whose settled assignment is kept.

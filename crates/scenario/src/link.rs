@@ -154,6 +154,12 @@ fn split_version(fragment: &str) -> Option<(u32, &str)> {
 /// A full link: `base` (the playground's address) with the scenario in the fragment; `embed`
 /// opens the compact read-only view for documentation pages.
 pub fn url(base: &str, scenario: &Scenario, embed: bool) -> String {
+    url_with(base, &encode(scenario), embed)
+}
+
+/// [`url`] of a fragment [`encode`] wrote (the page's compute worker writes a big group's, whose
+/// previous assignment it holds).
+pub fn url_with(base: &str, fragment: &str, embed: bool) -> String {
     let base = base.split('#').next().unwrap_or(base);
     let query = if embed {
         if base.contains('?') {
@@ -164,12 +170,17 @@ pub fn url(base: &str, scenario: &Scenario, embed: bool) -> String {
     } else {
         ""
     };
-    format!("{base}{query}#{}", encode(scenario))
+    format!("{base}{query}#{fragment}")
 }
 
 /// [`url`], if the link is short enough to share ([`MAX_SHARED_LINK`]).
 pub fn shareable_url(base: &str, scenario: &Scenario, embed: bool) -> Result<String, TooLong> {
-    let link = url(base, scenario, embed);
+    shareable(base, &encode(scenario), embed)
+}
+
+/// [`url_with`], if the link is short enough to share ([`MAX_SHARED_LINK`]).
+pub fn shareable(base: &str, fragment: &str, embed: bool) -> Result<String, TooLong> {
+    let link = url_with(base, fragment, embed);
     if link.len() > MAX_SHARED_LINK {
         return Err(TooLong { length: link.len() });
     }
@@ -178,6 +189,11 @@ pub fn shareable_url(base: &str, scenario: &Scenario, embed: bool) -> Result<Str
 
 /// The `<iframe>` snippet a documentation page embeds.
 pub fn iframe(base: &str, scenario: &Scenario) -> String {
+    iframe_with(base, scenario, &encode(scenario))
+}
+
+/// [`iframe`] of `scenario` (its title and view) linking to `fragment`, which [`encode`] wrote of it.
+pub fn iframe_with(base: &str, scenario: &Scenario, fragment: &str) -> String {
     let title = if scenario.title.is_empty() { "Kafka partition assignment" } else { scenario.title.as_str() };
     // Panels two abreast: a header and metrics, a row per member, the rebalance's rounds.
     let panels = scenario.view.shown().len();
@@ -186,7 +202,7 @@ pub fn iframe(base: &str, scenario: &Scenario) -> String {
     let height = (90 + rows * (per_panel + 16)).min(2400);
     format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{height}\" style=\"border:0\" loading=\"lazy\"></iframe>",
-        escape_attribute(&url(base, scenario, true)),
+        escape_attribute(&url_with(base, fragment, true)),
         escape_attribute(title)
     )
 }

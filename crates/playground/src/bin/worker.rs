@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 
+use playground::travel::Texts;
 use playground::work::{Engine, Reply, Request};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
@@ -28,6 +29,10 @@ fn main() {
             Ok(Request::Member { version, request }) => {
                 let detail = engine.borrow().member(version, &request);
                 Some(Reply::Member { version, request, current: detail.is_ok(), detail: detail.ok().flatten() })
+            }
+            Ok(Request::Write { ticket, prior, scenario }) => {
+                let texts = engine.borrow().whole(prior, &scenario).map(|whole| Texts::of(&whole));
+                Some(Reply::Written { ticket, texts })
             }
             Err(error) => Some(Reply::Unreadable(error.to_string())),
         };

@@ -12,7 +12,7 @@ use crate::browser;
 use crate::saved::{self, Entry, Kept, Opening, Origin, Session, Unreadable, Unsaved};
 use crate::state::Action;
 use crate::ui::dialog::Dialog;
-use crate::ui::share::slug;
+use crate::ui::share::Writer;
 use crate::ui::Store;
 
 /// What the page says about the saved work.
@@ -88,12 +88,11 @@ impl Keeper {
         Keeper { session, status }
     }
 
-    /// Saves the work, keeping what it replaces; says so when it cannot.
-    pub fn save(&self, scenario: &Scenario) {
-        let json = scenario::to_json(scenario);
+    /// Saves the work, `scenario` written whole as `json` (`ui::share::Writer`), keeping what it
+    /// replaces; says so when it cannot.
+    pub fn save(&self, scenario: &Scenario, json: &str) {
         let session = self.session.borrow().clone();
-        let planned =
-            saved::plan_save(&browser::stored, &session, scenario, &json, browser::now(), browser::fresh_id());
+        let planned = saved::plan_save(&browser::stored, &session, scenario, json, browser::now(), browser::fresh_id());
         let plan = match planned {
             Ok(plan) => plan,
             Err(why) => return self.status.dispatch(StatusAction::Unsaved(why)),
@@ -174,15 +173,17 @@ pub fn tidy() {
 /// "Your work is not saved", in the sticky header: in view wherever the person is on the page.
 #[function_component]
 pub fn UnsavedBanner() -> Html {
-    let (Some(store), Some(keeper)) = (use_context::<Store>(), use_context::<Keeper>()) else { return html! {} };
-    let Some(why) = keeper.status.unsaved.clone() else { return html! {} };
-    let export = {
-        let scenario = Rc::clone(&store.scenario);
-        Callback::from(move |_| {
-            let name = if scenario.title.is_empty() { "scenario".to_string() } else { slug(&scenario.title) };
-            browser::download(&format!("{name}.json"), &scenario::to_json(&scenario));
-        })
+    let (Some(store), Some(keeper), writer) =
+        (use_context::<Store>(), use_context::<Keeper>(), use_context::<Writer>())
+    else {
+        return html! {};
     };
+    let Some(why) = keeper.status.unsaved.clone() else { return html! {} };
+    let export = Callback::from(move |_| {
+        if let Some(writer) = &writer {
+            crate::ui::share::export(writer, &store);
+        }
+    });
     html! {
         <div class="banner" role="alert" data-banner="unsaved">
             <span>{ format!("Your work is not saved: {why}. Export it as a JSON file to keep it; the page saves again as soon as it can.") }</span>

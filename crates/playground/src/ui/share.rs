@@ -1,32 +1,154 @@
 //! Sharing: the link (copied, measured), the embed snippet, and the scenario as a JSON file to
-//! export and import (the format `kap` reads).
+//! export and import (the format `kap` reads). Each is the scenario written whole, its previous
+//! assignment included ([`Writer`]).
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use assignor::Strategy;
 use gloo::file::callbacks::FileReader;
+use playground::travel::Texts;
+use playground::work::Prior;
+use scenario::Scenario;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::browser;
+use crate::browser::{self, ComputeWorker};
 use crate::state::Action;
 use crate::ui::dialog::Dialog;
 use crate::ui::import::ImportDialog;
 use crate::ui::Store;
 
+/// Writes the scenario on screen as it leaves the page (the address bar, the saved copy, Share
+/// link, Embed, Export JSON), its previous assignment included: here when the page holds it, else
+/// by the compute worker, which keeps a big group's (`playground::travel`), off the page's thread.
+/// The last scenario written is remembered, so a save, a link and an export of it write it once.
+#[derive(Clone)]
+pub struct Writer {
+    worker: Rc<Option<ComputeWorker>>,
+    last: Rc<RefCell<Option<Written>>>,
+}
+
+/// A scenario on screen (by identity), where its previous assignment was, and its texts.
+type Written = (Rc<Scenario>, Prior, Rc<Texts>);
+
+/// Why a scenario could not be written whole: the page never writes a big group without its
+/// previous assignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotWritten {
+    /// The worker no longer keeps the settled assignment the scenario was computed from.
+    NotHeld,
+    /// There is no compute worker to ask.
+    NoWorker,
+}
+
+impl std::fmt::Display for NotWritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NotWritten::NotHeld => {
+                "the compute worker no longer holds what each member owned before the last rebalance (a very \
+                 large group keeps few undo steps); \"Fresh start\" saves the group without it"
+            }
+            NotWritten::NoWorker => "the compute worker, which holds this group's previous assignment, did not start",
+        })
+    }
+}
+
+impl PartialEq for Writer {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.last, &other.last)
+    }
+}
+
+impl Writer {
+    pub fn new(worker: Rc<Option<ComputeWorker>>) -> Writer {
+        Writer { worker, last: Rc::default() }
+    }
+
+    /// `give` gets `scenario` written, its previous assignment being where `prior` says: at once
+    /// when the page holds it, else when the worker answers.
+    pub fn write(
+        &self,
+        scenario: &Rc<Scenario>,
+        prior: Prior,
+        give: impl FnOnce(Result<Rc<Texts>, NotWritten>) + 'static,
+    ) {
+        let remembered = self.last.borrow().as_ref().and_then(|(written, was, texts)| {
+            (Rc::ptr_eq(written, scenario) && *was == prior).then(|| Rc::clone(texts))
+        });
+        if let Some(texts) = remembered {
+            return give(Ok(texts));
+        }
+        let last = Rc::clone(&self.last);
+        let keep = {
+            let scenario = Rc::clone(scenario);
+            move |texts: Texts| {
+                let texts = Rc::new(texts);
+                *last.borrow_mut() = Some((scenario, prior, Rc::clone(&texts)));
+                texts
+            }
+        };
+        match (prior, self.worker.as_ref()) {
+            (Prior::Inline, _) => give(Ok(keep(Texts::of(scenario)))),
+            (Prior::Settled(base), Some(worker)) => {
+                worker.write(base, Rc::clone(scenario), move |texts| give(texts.map(keep).ok_or(NotWritten::NotHeld)))
+            }
+            (Prior::Settled(_), None) => give(Err(NotWritten::NoWorker)),
+        }
+    }
+}
+
+/// Downloads the scenario on screen as its JSON file, history included, or says why it cannot.
+pub fn export(writer: &Writer, store: &Store) {
+    let scenario = Rc::clone(&store.scenario);
+    let dispatcher = store.dispatcher();
+    writer.write(&store.scenario, store.prior(), move |texts| match texts {
+        Ok(texts) => {
+            let name = if scenario.title.is_empty() { "scenario".to_string() } else { slug(&scenario.title) };
+            browser::download(&format!("{name}.json"), &texts.json);
+        }
+        Err(why) => dispatcher.dispatch(Action::Banner(Some(format!("The scenario could not be exported: {why}.")))),
+    });
+}
+
+/// The scenario on screen written, while `wanted` (a dialog shows it): `None` until it is.
+#[hook]
+fn use_written(wanted: bool) -> Option<Result<Rc<Texts>, NotWritten>> {
+    let store = use_context::<Store>();
+    let writer = use_context::<Writer>();
+    let written = use_state(|| None::<(Rc<Scenario>, Result<Rc<Texts>, NotWritten>)>);
+    let scenario = store.as_ref().map(|s| (Rc::clone(&s.scenario), s.prior()));
+    {
+        let written = written.clone();
+        use_effect_with((wanted, scenario.clone()), move |(wanted, scenario)| {
+            if let (true, Some((scenario, prior)), Some(writer)) = (*wanted, scenario, writer) {
+                let shown = Rc::clone(scenario);
+                writer.write(scenario, *prior, move |texts| written.set(Some((shown, texts))));
+            }
+        });
+    }
+    let current = scenario?.0;
+    written.as_ref().filter(|(of, _)| Rc::ptr_eq(of, &current)).map(|(_, texts)| texts.clone())
+}
+
 #[function_component]
 pub fn ShareBar() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    let writer = use_context::<Writer>();
     let open = use_state(|| None::<&'static str>);
     let copied = use_state(|| None::<bool>);
     let reader = use_mut_ref(|| None::<FileReader>);
     let base = browser::page_base();
-    // Building the link compresses the whole scenario: only when the dialog shows it. A link too
-    // long to share is not offered at all: the JSON file is.
-    let shared = if *open == Some("link") {
-        scenario::link::shareable_url(&base, &store.scenario, false)
-    } else {
-        Ok(String::new())
+    // Writing the link compresses the whole scenario: only when the dialog shows it (a big group's
+    // in the worker). A link too long to share is not offered at all: the JSON file is.
+    let written = use_written(*open == Some("link"));
+    let shared = written
+        .as_ref()
+        .map(|texts| texts.as_ref().map(|texts| scenario::link::shareable(&base, &texts.fragment, false)));
+    let link = match &shared {
+        Some(Ok(Ok(link))) => link.clone(),
+        _ => String::new(),
     };
-    let link = shared.clone().unwrap_or_default();
     let toggle = |which: &'static str| {
         let (open, copied) = (open.clone(), copied.clone());
         Callback::from(move |_| {
@@ -45,10 +167,11 @@ pub fn ShareBar() -> Html {
         })
     };
     let export = {
-        let scenario = store.scenario.clone();
+        let (store, writer) = (store.clone(), writer.clone());
         Callback::from(move |_| {
-            let name = if scenario.title.is_empty() { "scenario".to_string() } else { slug(&scenario.title) };
-            browser::download(&format!("{name}.json"), &scenario::to_json(&scenario));
+            if let Some(writer) = &writer {
+                export(writer, &store);
+            }
         })
     };
     let export_instead = export.clone();
@@ -95,7 +218,15 @@ pub fn ShareBar() -> Html {
             <button type="button" onclick={export}>{ "Export JSON" }</button>
             <label class="button">{ "Import JSON" }<input type="file" accept=".json,application/json" class="sr-only" onchange={import} /></label>
             <button type="button" onclick={toggle("kafka")} aria-expanded={(*open == Some("kafka")).to_string()}>{ "Import from Kafka" }</button>
-            if let (Some("link"), Err(too_long)) = (*open, &shared) {
+            if let (Some("link"), None) = (*open, &shared) {
+                <Dialog label="Share link" on_close={close.clone()}>
+                    <p class="length writing">{ "Writing the link: the compute worker holds what this group owned before the last rebalance…" }</p>
+                </Dialog>
+            } else if let (Some("link"), Some(Err(why))) = (*open, &shared) {
+                <Dialog label="Share link" on_close={close.clone()}>
+                    <p class="length warn not-written">{ format!("No link can be written: {why}.") }</p>
+                </Dialog>
+            } else if let (Some("link"), Some(Ok(Err(too_long)))) = (*open, &shared) {
                 <Dialog label="Share link" on_close={close.clone()}>
                     <p class="length warn too-long">{ format!("{too_long}.") }</p>
                     <button type="button" onclick={export_instead}>{ "Export JSON" }</button>
@@ -148,7 +279,18 @@ fn EmbedDialog(props: &EmbedProps) -> Html {
         let (store, view) = (store.clone(), view.clone());
         Callback::from(move |_| store.dispatch(Action::SetView(scenario::View { diff: !view.diff, ..view.clone() })))
     };
-    let snippet = scenario::link::iframe(&props.base, &store.scenario);
+    // The embed links to the scenario written whole, as Share link does.
+    let written = use_written(true);
+    let fragment = match &written {
+        Some(Ok(texts)) => Some(texts.fragment.clone()),
+        _ => None,
+    };
+    let snippet = match (&fragment, &written) {
+        (Some(fragment), _) => scenario::link::iframe_with(&props.base, &store.scenario, fragment),
+        (None, Some(Err(why))) => format!("No link can be written: {why}."),
+        (None, _) => "Writing the link…".to_string(),
+    };
+    let preview = fragment.map(|fragment| scenario::link::url_with(&props.base, &fragment, true));
     html! {
         <Dialog label="Embed" on_close={props.on_close.clone()}>
             <fieldset>
@@ -159,7 +301,9 @@ fn EmbedDialog(props: &EmbedProps) -> Html {
                 <label><input type="checkbox" checked={view.diff} onchange={toggle_diff} />{ "show the rebalance" }</label>
             </fieldset>
             <label>{ "Paste into your page" }<textarea readonly=true rows="4" value={snippet} /></label>
-            <a href={scenario::link::url(&props.base, &store.scenario, true)} target="_blank" rel="noopener">{ "Preview the embed" }</a>
+            if let Some(preview) = preview {
+                <a href={preview} target="_blank" rel="noopener">{ "Preview the embed" }</a>
+            }
         </Dialog>
     }
 }
