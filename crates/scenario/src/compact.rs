@@ -455,6 +455,135 @@ mod tests {
         assert_eq!(layout.write_lists(&outside("a", 3)), None);
     }
 
+    /// A xorshift generator: the same "random" lists on every run.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |below| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        }
+    }
+
+    /// Owned lists of any shape come back from their runs exactly, in their order: runs, strides,
+    /// blocks, a partition moved to the end, numbers out of order, a topic the scenario no longer
+    /// has, a partition numbered beyond its topic's count.
+    #[test]
+    fn owned_lists_come_back_from_their_runs() {
+        let topics: Vec<TopicSpec> = (0..6).map(|t| TopicSpec::new(format!("t{t}"), 50 + t * 7)).collect();
+        let mut random = xorshift(0x6f77_6e65_64);
+        for case in 0..200 {
+            let members = 1 + random(12);
+            let owned: Owned = (0..members)
+                .map(|m| {
+                    let mut list: Vec<(String, u32)> = Vec::new();
+                    for _ in 0..random(6) {
+                        let topic = if random(20) == 0 { "deleted".to_string() } else { format!("t{}", random(6)) };
+                        let (first, step, count) = (random(60) as u32, 1 + random(4) as u32, 1 + random(30) as u32);
+                        list.extend((0..count).map(|k| (topic.clone(), first + k * step)));
+                    }
+                    if list.len() > 2 && random(3) == 0 {
+                        // Sticky keeps what a member owned and appends what it is given.
+                        let moved = list.remove(random(list.len() as u64) as usize);
+                        list.push(moved);
+                    }
+                    (format!("C{m}"), list)
+                })
+                .collect();
+            let layout = Layout::of(&topics, [&owned]);
+            let order = layout.order_of(&owned);
+            let ordered = layout.reordered(&order).unwrap();
+            let lists = ordered.write_lists(&owned).unwrap_or_else(|| panic!("case {case}: not written"));
+            for (member, list) in &owned {
+                let read = ordered.read_list(&lists[member], &mut MAX_ENTRIES.clone());
+                assert_eq!(read.as_ref(), Ok(list), "case {case}, {member}: {:?}", lists[member]);
+            }
+        }
+    }
+
+    /// Kafka's large test as sticky leaves it after a consumer joins (500 topics × 2,000
+    /// partitions, 2,000 consumers on every topic; sticky deals a fresh group's sorted partitions
+    /// to the members in turn, and the newcomer takes one from each of 499 of them): a million
+    /// owned partitions are a few tens of kilobytes of runs, and read back the same.
+    #[test]
+    fn a_million_sticky_partitions_are_kilobytes_of_runs() {
+        let (topics, partitions, members) = (500u64, 2_000u64, 2_000u64);
+        let specs: Vec<TopicSpec> =
+            (0..topics).map(|t| TopicSpec::new(format!("topic{t}"), partitions as u32)).collect();
+        let name = |flat: u64| (format!("topic{}", flat / partitions), (flat % partitions) as u32);
+        let mut owned: Owned = (0..members)
+            .map(|m| (format!("consumer{m}"), (0..topics).map(|t| name(t * partitions + m)).collect()))
+            .collect();
+        let newcomer: Vec<(String, u32)> = (0..499u64)
+            .map(|m| owned.get_mut(&format!("consumer{m}")).and_then(Vec::pop).unwrap_or_default())
+            .collect();
+        owned.insert("consumer2000".into(), newcomer);
+        assert_eq!(owned.values().map(Vec::len).sum::<usize>(), 1_000_000);
+
+        let layout = Layout::of(&specs, [&owned]);
+        let started = std::time::Instant::now();
+        let lists = layout.write_lists(&owned).unwrap();
+        let bytes: usize = lists.iter().map(|(member, runs)| member.len() + runs.len() + 6).sum();
+        assert_eq!(lists["consumer7"], "7-996007/2000");
+        assert_eq!(lists["consumer1000"], "1000-999000/2000");
+        assert_eq!(lists["consumer2000"], "998000-998498");
+        assert!(bytes < 80_000, "{bytes} bytes");
+        eprintln!("a million sticky partitions: {bytes} bytes of runs");
+        let mut budget = MAX_ENTRIES;
+        for (member, list) in &owned {
+            assert_eq!(&layout.read_list(&lists[member], &mut budget).unwrap(), list, "{member}");
+        }
+        assert_eq!(budget, MAX_ENTRIES - 1_000_000);
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+    }
+
+    /// A compact scenario altered by hand or cut short is refused with where: the strategy, the
+    /// member and the text, never a panic, never more than the budget expanded.
+    #[test]
+    fn a_damaged_compact_list_is_refused_with_where_it_is() {
+        let file = |sticky: &str, order: &str| {
+            format!(
+                r#"{{"version":2,"topics":[{{"name":"a","partitions":10}},{{"name":"b","partitions":10}}],
+                "consumers":[{{"id":"C0","topics":["a","b"]}},{{"id":"C1","topics":["a","b"]}}],
+                "previous":{{"generation":3,"layout":[["a",10],["b",10]],"orders":{{"sticky":"{order}"}},
+                "assignments":{{"range":{{"C0":"0-9","C1":"10-19"}},"sticky":{{"C0":"0-4,15-19","C1":{sticky}}}}}}}}}"#
+            )
+        };
+        let read = |sticky: &str, order: &str| crate::parse_scenario(&file(sticky, order)).map_err(|e| e.to_string());
+        let good = read(r#""5-14""#, "1,0").unwrap_or_else(|e| panic!("{e}"));
+        let sticky = &good.previous.as_ref().unwrap().assignments["sticky"];
+        assert_eq!(sticky["C0"][..2], [("b".to_string(), 0), ("b".to_string(), 1)]);
+        assert_eq!(sticky["C1"].len(), 10);
+        for (runs, order, message) in [
+            (r#""5-14/2""#, "1,0", r#"previous assignment "sticky", member "C1": "5-14/2" is not a run"#),
+            (r#""5-20""#, "1,0", r#"previous assignment "sticky", member "C1": "5-20" is out of range: there are 20"#),
+            (r#""5-""#, "1,0", r#"previous assignment "sticky", member "C1": "" is not a number"#),
+            (
+                r#""0-9x400001+20""#,
+                "1,0",
+                r#"previous assignment "sticky", member "C1": "0-9x400001+20" is out of range"#,
+            ),
+            (r#""5-14""#, "1,1", r#"previous assignment "sticky", order: the order names topic 1 twice"#),
+            (r#""5-14""#, "2", r#"previous assignment "sticky", order: "2" is out of range: there are 2"#),
+        ] {
+            let error = read(runs, order).unwrap_err();
+            assert!(error.contains(message), "{runs} {order}: {error}");
+        }
+        // Cut short anywhere, or any byte of a list changed: an error or a scenario, never a panic.
+        let text = file(r#""5-14""#, "1,0");
+        let lists = text.find(r#""0-4,15-19""#).unwrap();
+        for cut in 0..text.len() {
+            let _ = crate::parse_scenario(&text[..cut]);
+        }
+        for at in lists..lists + 20 {
+            for byte in b"0123456789-,/x+\"a ".iter() {
+                let mut bytes = text.clone().into_bytes();
+                bytes[at] = *byte;
+                let _ = crate::parse_scenario(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+
     #[test]
     fn shared_subscriptions_are_written_once_and_given_back() {
         let all = ["t0", "t1", "t2"];
