@@ -75,6 +75,9 @@ impl Status {
 pub struct Keeper {
     session: Rc<RefCell<Session>>,
     pub status: UseReducerHandle<Status>,
+    /// The scenario this tab saved last, as saved: a big group's previous assignment is only
+    /// there (the page's scenario leaves it to the compute worker).
+    last_saved: Rc<RefCell<Option<(Rc<Scenario>, String)>>>,
 }
 
 impl PartialEq for Keeper {
@@ -85,12 +88,12 @@ impl PartialEq for Keeper {
 
 impl Keeper {
     pub fn new(session: Rc<RefCell<Session>>, status: UseReducerHandle<Status>) -> Keeper {
-        Keeper { session, status }
+        Keeper { session, status, last_saved: Rc::default() }
     }
 
     /// Saves the work, `scenario` written whole as `json` (`ui::share::Writer`), keeping what it
     /// replaces; says so when it cannot.
-    pub fn save(&self, scenario: &Scenario, json: &str) {
+    pub fn save(&self, scenario: &Rc<Scenario>, json: &str) {
         let session = self.session.borrow().clone();
         let planned = saved::plan_save(&browser::stored, &session, scenario, json, browser::now(), browser::fresh_id());
         let plan = match planned {
@@ -100,6 +103,7 @@ impl Keeper {
         let (ran, refused) = browser::store(&plan.writes);
         if plan.work_write.map_or(refused.is_none(), |at| ran > at) {
             *self.session.borrow_mut() = plan.session;
+            *self.last_saved.borrow_mut() = Some((Rc::clone(scenario), json.to_string()));
         }
         self.status.dispatch(match refused {
             Some(why) => StatusAction::Unsaved(why),
@@ -120,21 +124,28 @@ impl Keeper {
         self.status.dispatch(StatusAction::Previous(None));
     }
 
-    /// The scenario on screen, as a kept entry would describe it (for the banner after a load).
-    pub fn current(&self, scenario: &Scenario) -> Kept {
+    /// The scenario on screen, as a kept entry would describe it (for the banner after a load):
+    /// as this tab saved it, when it did, so that switching back brings its history back too.
+    pub fn current(&self, scenario: &Rc<Scenario>) -> Kept {
         let session = self.session.borrow();
-        let json = scenario::to_json(scenario);
+        let saved = self
+            .last_saved
+            .borrow()
+            .as_ref()
+            .filter(|(s, _)| Rc::ptr_eq(s, scenario))
+            .and_then(|(_, json)| Some((json.clone(), saved::read_scenario(json).ok()?)));
+        let (json, scenario) = saved.unwrap_or_else(|| (scenario::to_json(scenario), (**scenario).clone()));
         Kept {
             entry: Entry {
                 id: session.id.clone(),
-                title: saved::title_of(scenario),
+                title: saved::title_of(&scenario),
                 origin: session.origin,
                 opened: session.opened,
                 saved: browser::now(),
                 size: json.len(),
                 hash: saved::hash(&json),
             },
-            scenario: scenario.clone(),
+            scenario,
         }
     }
 }
