@@ -106,13 +106,15 @@ function watched(before, after, newcomer) {
   return [newcomer, gave, 'C1'];
 }
 
-test("a big group's link, saved copy and export carry its history: each reopens to the same rebalance", async () => {
+test("a big group's link, saved copy and export carry its history: each reopens to the same rebalance", async (t) => {
   const url = link(TEXT, env.url);
   const { page, errors } = await openPlayground(env, url.slice(env.url.length));
   await resultsShown(page, SLOW);
   assert.equal(await page.$$eval(`${panel('sticky')} [data-partition]`, (e) => e.length), 0, 'a summarised group');
   await join(page);
+  const answered = Date.now();
   const saved = await waitForHistory(page, 'C500');
+  t.diagnostic(`saved with its history ${Date.now() - answered} ms after the answer: ${saved.length} bytes`);
 
   // The export is the saved copy, and kap reads from it the rebalance the page shows.
   const exported = await exportScenario(page);
@@ -147,6 +149,7 @@ test("a big group's link, saved copy and export carry its history: each reopens 
   await page.waitForSelector(input, { timeout: SLOW });
   const shared = await page.inputValue(input);
   assert.ok(shared.length <= 40_000, `${shared.length} characters`);
+  t.diagnostic(`share link: ${shared.length} characters`);
   assert.equal(shared, page.url());
   assert.equal(shared, link(exported, env.url));
   await page.keyboard.press('Escape');

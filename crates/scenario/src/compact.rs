@@ -471,7 +471,7 @@ mod tests {
     #[test]
     fn owned_lists_come_back_from_their_runs() {
         let topics: Vec<TopicSpec> = (0..6).map(|t| TopicSpec::new(format!("t{t}"), 50 + t * 7)).collect();
-        let mut random = xorshift(0x6f77_6e65_64);
+        let mut random = xorshift(0x006f_776e_6564);
         for case in 0..200 {
             let members = 1 + random(12);
             let owned: Owned = (0..members)

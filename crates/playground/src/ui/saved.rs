@@ -77,8 +77,11 @@ pub struct Keeper {
     pub status: UseReducerHandle<Status>,
     /// The scenario this tab saved last, as saved: a big group's previous assignment is only
     /// there (the page's scenario leaves it to the compute worker).
-    last_saved: Rc<RefCell<Option<(Rc<Scenario>, String)>>>,
+    last_saved: Rc<RefCell<Option<Saved>>>,
 }
+
+/// A scenario on screen (by identity) and its JSON as saved.
+type Saved = (Rc<Scenario>, String);
 
 impl PartialEq for Keeper {
     fn eq(&self, other: &Self) -> bool {
