@@ -172,12 +172,12 @@ pub fn App() -> Html {
     // A big group's opened member: its partitions come from the report the worker keeps of the
     // version on screen (a new version, a new source: an opened member asks again).
     let details = use_memo(store.shown_version, {
-        let worker = Rc::clone(&worker);
+        // After an undo, the worker computes that version again from its job.
+        let (worker, again) = (Rc::clone(&worker), store.job_of(store.shown_version));
         move |&version| {
             MemberSource(Rc::new(move |request, answer: Answer| match worker.as_ref() {
-                Some(worker) => {
-                    worker.member(version, request, move |detail| answer.emit(detail.map(|d| d.map(Rc::new))))
-                }
+                Some(worker) => worker
+                    .member(version, request, again.clone(), move |detail| answer.emit(detail.map(|d| d.map(Rc::new)))),
                 None => answer.emit(Err(Unanswered::NoWorker)),
             }))
         }

@@ -151,20 +151,24 @@ impl ComputeWorker {
 impl ComputeWorker {
     /// Asks for one member's partitions in a panel of `version` (a summarised group's, opened by
     /// the user); `give` gets them, or [`Unanswered::NotHeld`] when `version` is not the last the
-    /// worker computed (it keeps that one's report only).
+    /// worker computed (it keeps that one's report only) and `again`, its job, cannot be computed
+    /// anew (its previous assignment is no longer kept).
     pub fn member(
         &self,
         version: Version,
         request: MemberRequest,
+        again: Option<Job>,
         give: impl FnOnce(Result<Option<MemberDetail>, Unanswered>) + 'static,
     ) {
         let connection = match &self.0 {
             Backend::Worker(connection) => connection,
             Backend::InPage(in_page) => {
-                return give(in_page.engine.borrow().member(version, &request).map_err(|()| Unanswered::NotHeld));
+                let detail = in_page.engine.borrow_mut().member(version, &request, again);
+                return give(detail.map_err(|()| Unanswered::NotHeld));
             }
         };
-        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Member { version, request: request.clone() }) else {
+        let member = Request::Member { version, request: request.clone(), again };
+        let Ok(message) = serde_wasm_bindgen::to_value(&member) else {
             return;
         };
         connection.members.borrow_mut().push((version, request, Box::new(give)));

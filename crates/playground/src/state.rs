@@ -150,6 +150,12 @@ impl State {
         self.step.prior
     }
 
+    /// The job of `version`, a step undo and redo can reach: the worker computes it again when a
+    /// big group's member is opened in its answer and it is not the last it computed.
+    pub fn job_of(&self, version: Version) -> Option<Job> {
+        self.steps().find(|s| s.version == version).map(Step::job)
+    }
+
     /// Whether the scenario on screen waits for its answer (the panels show an earlier one).
     pub fn pending(&self) -> bool {
         self.step.shown.is_none()

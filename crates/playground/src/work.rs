@@ -65,8 +65,9 @@ pub enum Request {
     /// skipped when the worker has settled them already. Settled assignments of versions not in
     /// `keep` (nor the jobs' priors) are dropped.
     Compute { jobs: Vec<Job>, keep: Vec<Version> },
-    /// One member's partitions in a panel of `version`, the version last computed.
-    Member { version: Version, request: MemberRequest },
+    /// One member's partitions in a panel of `version`. `again` is that version's job: when it is
+    /// not the version last computed (an undo brought it back), its report is computed anew.
+    Member { version: Version, request: MemberRequest, again: Option<Job> },
     /// Write `scenario` (the page's, its `previous` empty) with the assignment `prior` settled into
     /// as its previous one: a big group's link, saved copy or export (`travel`). `ticket` comes
     /// back with the texts.
@@ -238,9 +239,25 @@ impl Engine {
     }
 
     /// `request`'s member in a panel of `version` (`None`: not in that panel), or `Err(())` when
-    /// `version` is not the summarised version last computed.
+    /// `version` is not the summarised version last computed and cannot be computed again: `again`
+    /// (its job) is not given, or its previous assignment is no longer kept.
     #[allow(clippy::result_unit_err)]
-    pub fn member(&self, version: Version, request: &MemberRequest) -> Result<Option<MemberDetail>, ()> {
+    pub fn member(
+        &mut self,
+        version: Version,
+        request: &MemberRequest,
+        again: Option<Job>,
+    ) -> Result<Option<MemberDetail>, ()> {
+        if !matches!(&self.last, Some((last, ..)) if *last == version) {
+            // An undo or a redo painted a version whose answer it kept: its report, from the same
+            // scenario and previous assignment, replaces the last one's.
+            let job = again.filter(|job| job.version == version).ok_or(())?;
+            let whole = match job.prior {
+                Prior::Inline => (*job.scenario).clone(),
+                Prior::Settled(base) => self.whole(base, &job.scenario).ok_or(())?,
+            };
+            self.last = Some((version, Report::new(&whole), whole));
+        }
         match &self.last {
             Some((last, report, scenario)) if *last == version => Ok(member_detail(report, scenario, request)),
             _ => Err(()),
@@ -365,10 +382,42 @@ mod tests {
         let request = MemberRequest { strategy: "sticky".into(), member: "C1".into() };
         let expected = member_detail(&Report::new(&big), &big, &request);
         assert!(expected.as_ref().is_some_and(|d| !d.chips.is_empty()));
-        assert_eq!(engine.member(1, &request), Ok(expected));
+        assert_eq!(engine.member(1, &request, None), Ok(expected.clone()));
         let nobody = MemberRequest { strategy: "sticky".into(), member: "C9".into() };
-        assert_eq!(engine.member(1, &nobody), Ok(None));
+        assert_eq!(engine.member(1, &nobody, None), Ok(None));
         engine.compute(vec![job(2)], &[]);
-        assert_eq!(engine.member(1, &request), Err(()));
+        assert_eq!(engine.member(1, &request, None), Err(()));
+        // Undo painted version 1 again: given its job, the worker computes its report anew.
+        assert_eq!(engine.member(1, &request, Some(job(1))), Ok(expected));
+        assert_eq!(engine.member(2, &request, Some(job(1))), Err(()));
+    }
+
+    /// After an undo, a big group's opened member is computed from the version's own previous
+    /// assignment, which the worker keeps: the same partitions the report of the whole scenario
+    /// gives, history included.
+    #[test]
+    fn an_undone_version_is_computed_again_from_its_prior() {
+        use scenario::edit::Edit;
+        let mut first = preset("range-imbalance");
+        first.topics[0].partitions = 6_000;
+        let settled = Report::new(&first).settled(&first);
+        let joined = Edit::AddConsumer.apply(&settled).unwrap_or_default();
+        let shape = |s: &Scenario| Rc::new(Scenario { previous: None, ..s.clone() });
+        let one = Job { version: 1, prior: Prior::Inline, scenario: Rc::new(first.clone()) };
+        let two = Job { version: 2, prior: Prior::Settled(1), scenario: shape(&joined) };
+        let three = Job { version: 3, prior: Prior::Settled(2), scenario: shape(&joined) };
+        let mut engine = Engine::default();
+        engine.compute(vec![one], &[]);
+        engine.compute(vec![two.clone()], &[1]);
+        engine.compute(vec![three], &[1, 2]);
+        let request = MemberRequest { strategy: "sticky".into(), member: "C1".into() };
+        let expected = member_detail(&Report::new(&joined), &joined, &request);
+        // C1 gives partitions to the newcomer: its chips say which, from version 1's assignment.
+        let kept = scenario::digest::ChipKind::Kept;
+        assert!(expected.as_ref().is_some_and(|d| d.chips.iter().any(|c| c.kind != kept)));
+        assert_eq!(engine.member(2, &request, Some(two.clone())), Ok(expected));
+        // Its prior no longer kept: not answered rather than answered as a fresh group.
+        engine.compute(vec![Job { version: 4, prior: Prior::Inline, scenario: Rc::new(first) }], &[4]);
+        assert_eq!(engine.member(2, &request, Some(two)), Err(()));
     }
 }

@@ -26,8 +26,8 @@ fn main() {
                     Reply::Answer(Box::new(answer))
                 })
             }
-            Ok(Request::Member { version, request }) => {
-                let detail = engine.borrow().member(version, &request);
+            Ok(Request::Member { version, request, again }) => {
+                let detail = engine.borrow_mut().member(version, &request, again);
                 Some(Reply::Member { version, request, current: detail.is_ok(), detail: detail.ok().flatten() })
             }
             Ok(Request::Write { ticket, prior, scenario }) => {
