@@ -161,7 +161,12 @@ test("a big group's link, saved copy and export carry its history: each reopens 
   assert.deepEqual(other.errors, []);
   await other.page.close();
 
-  // The saved copy, without a link: the same rebalance.
+  // A reload (the address bar's link over the saved copy), then the saved copy without a link:
+  // the same rebalance.
+  await page.reload();
+  await page.waitForSelector('section[data-strategy]', { timeout: SLOW });
+  await resultsShown(page, SLOW);
+  assert.deepEqual(await figures(page, members, 'C500'), want, 'after a reload');
   await page.goto(env.url);
   await page.waitForSelector('section[data-strategy]', { timeout: SLOW });
   await resultsShown(page, SLOW);
