@@ -46,8 +46,8 @@ impl std::fmt::Display for NotWritten {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             NotWritten::NotHeld => {
-                "the compute worker no longer holds what each member owned before the last rebalance (a very \
-                 large group keeps few undo steps); \"Fresh start\" saves the group without it"
+                "the compute worker no longer holds what each member owned before the last rebalance; \
+                 \"Fresh start\" saves the group without it"
             }
             NotWritten::NoWorker => "the compute worker, which holds this group's previous assignment, did not start",
         })
