@@ -113,6 +113,29 @@ pub enum Step {
         /// How many members end with `max`.
         expected_at_max: u32,
     },
+    /// Uniform, every member on the same topics (`UniformHomogeneousAssignmentBuilder`): each member
+    /// may hold `per_member` partitions, and the first `extra` in member-map order one more,
+    /// whatever they own.
+    UniformQuota {
+        /// The partitions of the subscribed topics.
+        partitions: u64,
+        /// The members.
+        members: usize,
+        /// Partitions every member may hold.
+        per_member: u64,
+        /// How many members, first in member-map order, may hold one more.
+        extra: u64,
+    },
+    /// Uniform, homogeneous: how many partitions `member` may hold, the owned ones it keeps
+    /// included.
+    MemberQuota {
+        /// The member.
+        member: String,
+        /// How many partitions it may hold.
+        quota: u64,
+        /// Whether that is one more than the minimum (it is among the first in member-map order).
+        extra: bool,
+    },
     /// `member` was considered for `partition` and passed over.
     Skip {
         /// The partition.
@@ -205,6 +228,8 @@ pub fn apply(lists: &mut BTreeMap<String, Vec<TopicPartition>>, step: &Step) {
         | Step::Order { .. }
         | Step::RangeQuota { .. }
         | Step::StickyQuota { .. }
+        | Step::UniformQuota { .. }
+        | Step::MemberQuota { .. }
         | Step::Skip { .. }
         | Step::Lose { .. } => {}
     }
@@ -256,8 +281,11 @@ impl std::fmt::Display for Step {
             Step::Order { name, items } => write!(f, "Sort {name}: {}.", items.join(", ")),
             Step::RangeQuota { topic, consumers, per_consumer, extra } => {
                 let partitions = *per_consumer as usize * consumers + *extra as usize;
-                let over =
-                    format!("{topic}: {} over {}", plural(partitions, "partition"), plural(*consumers, "consumer"));
+                let over = format!(
+                    "{topic}: {} over {}",
+                    plural(partitions as u64, "partition"),
+                    plural(*consumers as u64, "consumer")
+                );
                 match extra {
                     0 => write!(f, "{over}, {per_consumer} each."),
                     1 => write!(f, "{over}: {per_consumer} each, and the first gets one more."),
@@ -272,6 +300,22 @@ impl std::fmt::Display for Step {
                 f,
                 "Every member should end with {min} or {max} partitions; {expected_at_max} of them with {max}."
             ),
+            Step::UniformQuota { partitions, members, per_member, extra } => {
+                let over = format!("{} over {}", plural(*partitions, "partition"), plural(*members as u64, "member"));
+                match extra {
+                    0 => write!(f, "{over}: each may hold {per_member}."),
+                    1 => write!(f, "{over}: each may hold {per_member}, and the first in member order one more."),
+                    _ => {
+                        write!(f, "{over}: each may hold {per_member}, and the first {extra} in member order one more.")
+                    }
+                }
+            }
+            Step::MemberQuota { member, quota, extra: true } => {
+                write!(f, "{member} may hold {}, one of them extra.", plural(*quota, "partition"))
+            }
+            Step::MemberQuota { member, quota, extra: false } => {
+                write!(f, "{member} may hold {}.", plural(*quota, "partition"))
+            }
             Step::Skip { partition, member, reason } => write!(f, "Try {partition} on {member}: no, {reason}; next."),
             Step::Assign { partition, member } => write!(f, "Give {partition} to {member}."),
             Step::Keep { partition, member } => write!(f, "{member} keeps {partition}, which it owned."),
@@ -287,7 +331,7 @@ impl std::fmt::Display for Step {
     }
 }
 
-fn plural(n: usize, noun: &str) -> String {
+fn plural(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -303,6 +347,8 @@ impl Step {
             Step::Order { .. } => "order",
             Step::RangeQuota { .. } => "range_quota",
             Step::StickyQuota { .. } => "sticky_quota",
+            Step::UniformQuota { .. } => "uniform_quota",
+            Step::MemberQuota { .. } => "member_quota",
             Step::Skip { .. } => "skip",
             Step::Assign { .. } => "assign",
             Step::Keep { .. } => "keep",
@@ -325,6 +371,7 @@ impl Step {
             Step::Move { partition, from, to } | Step::Withhold { partition, from, to } => {
                 (Some(partition), vec![from.as_str(), to.as_str()])
             }
+            Step::MemberQuota { member, .. } => (None, vec![member.as_str()]),
             _ => (None, Vec::new()),
         }
     }

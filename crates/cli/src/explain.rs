@@ -1,18 +1,18 @@
 //! `kap explain`: a strategy's decisions for a group as it is about to rebalance, one plain sentence
-//! per step, each written as the strategy takes it. With `--json`, one object per step carrying
+//! per step, each written as the strategy takes it: a classic strategy's, or a server-side
+//! assignor's (`uniform`, `consumer-range`) as the group coordinator computes the next target. With `--json`, one object per step carrying
 //! what the step changes in the assignment, then one line with the whole assignment: the output
 //! grows with the steps, not with steps × partitions.
 
 use std::io::{BufWriter, Write};
 
-use assignor::Strategy;
 use scenario::report::{walk, ListChange, WalkStep};
-use scenario::{Model, Scenario};
+use scenario::{Model, Scenario, StrategyId};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::json::{Assignment, Partition, Partitions};
 
-pub fn run(scenario: &Scenario, strategy: Strategy, as_json: bool, out: &mut impl Write) -> Result<(), String> {
+pub fn run(scenario: &Scenario, strategy: StrategyId, as_json: bool, out: &mut impl Write) -> Result<(), String> {
     let model = Model::new(scenario)
         .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
     let mut out = BufWriter::new(out);

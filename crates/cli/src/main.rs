@@ -4,7 +4,7 @@
 //! - `kap batch` reads group snapshots as JSON lines and writes one result line per input.
 //! - `kap show FILE` prints every strategy side by side for a scenario or a snapshot.
 //! - `kap link FILE` prints its share link (`--embed`: the embed link and an iframe snippet).
-//! - `kap explain --strategy S FILE` walks through one strategy's decisions.
+//! - `kap explain --strategy S FILE` walks through one strategy's decisions (or a server-side assignor's).
 //! - `kap import FILE` turns `kafka-consumer-groups.sh --describe` output into a scenario file.
 //! - `kap config --strategy S [FILE]` prints each client's settings for S and the safe migration.
 //! - `kap presets` lists the built-in scenarios; `kap preset ID` prints one as a scenario file.
@@ -64,6 +64,8 @@ enum Command {
     },
     /// Walk through one strategy's decisions for a scenario or snapshot file, step by step.
     Explain {
+        /// range, roundrobin, sticky, cooperative-sticky; uniform or consumer-range for the consumer
+        /// protocol's server-side assignors (from each member's current target).
         #[arg(long)]
         strategy: String,
         /// One JSON object per step with what it changes, then the whole assignment.
@@ -125,7 +127,8 @@ fn main() -> ExitCode {
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())
         }),
         Command::Explain { strategy, json, file } => strategy
-            .parse()
+            .parse::<scenario::StrategyId>()
+            .map_err(|e| e.to_string())
             .and_then(|strategy| input::read(&file).and_then(|s| explain::run(&s, strategy, json, &mut out))),
         Command::Import { file, group, weights } => import::read(&file).and_then(|text| {
             let weights = if weights.is_some() {

@@ -28,6 +28,7 @@ pub mod model;
 pub mod presets;
 pub mod report;
 pub mod server;
+pub mod strategy_id;
 pub mod topic_id;
 pub mod validate;
 
@@ -35,6 +36,7 @@ use std::collections::BTreeMap;
 
 pub use format::{ConsumerSpec, Form, Previous, Scenario, Snapshot, SnapshotMember, TopicSpec, View, VERSION};
 pub use model::Model;
+pub use strategy_id::StrategyId;
 pub use validate::{Location, Problem, Severity};
 
 /// Why a text does not open as a scenario.

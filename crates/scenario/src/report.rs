@@ -1,6 +1,6 @@
 //! Everything that follows from a scenario, computed in one place for whoever presents it: the
 //! page's panels and `kap show` read the same [`Report`]; the page's walkthrough and `kap explain`
-//! the same [`walk`].
+//! the same [`walk`], of a classic strategy or a server-side assignor alike ([`StrategyId`]).
 //!
 //! A [`Report`] holds the scenario's problems, the coordinator's choice, the advice and, per
 //! strategy, its [`Outcome`]: the rebalance (rounds, diff, what pauses), the balance metrics, what
@@ -20,7 +20,7 @@
 use std::sync::Arc;
 
 use assignor::check::{self, Metrics, Violation};
-use assignor::consumer_group::ServerAssignor;
+use assignor::consumer_group::{target_assignment_traced, CoordinatorError, ServerAssignor};
 use assignor::protocol::Selection;
 use assignor::rebalance::{Lists, Rebalance};
 use assignor::trace::{Step, Tracer};
@@ -30,6 +30,7 @@ use crate::advice::{advice, Advice};
 use crate::format::{previous_key, Scenario};
 use crate::model::{after_rebalance, lists_to_pairs, Model};
 use crate::server::{ServerOutcome, ServerReport};
+use crate::strategy_id::StrategyId;
 use crate::validate::{self, Problem, Severity};
 
 /// What a scenario comes to under every strategy.
@@ -321,16 +322,41 @@ impl Replay {
 /// What a walk ends with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Walked {
-    /// The members of the group walked through, in JoinGroup order.
+    /// The members of the group walked through, in the scenario's order: JoinGroup order for a
+    /// classic strategy, the order they enter the coordinator's member map for a server-side one.
     pub members: Vec<String>,
     /// The assignment the strategy returned: what the last step leaves.
     pub assignment: Lists,
 }
 
-/// Walks through `strategy`'s decisions for `model`'s group as it is about to rebalance (members
-/// owning what they owned before), handing each step and what it changes to `visit` as the strategy
-/// takes it; nothing is collected.
-pub fn walk(model: &Model, strategy: Strategy, visit: impl FnMut(WalkStep)) -> Result<Walked, AssignError> {
+/// Why a walk ends without an assignment: the assignor's own refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WalkError {
+    /// A classic strategy cannot assign the group.
+    Classic(AssignError),
+    /// The group coordinator cannot compute the server-side assignor's target.
+    Server(CoordinatorError),
+}
+
+impl std::fmt::Display for WalkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WalkError::Classic(e) => e.fmt(f),
+            WalkError::Server(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WalkError {}
+
+/// Walks through `strategy`'s decisions for `model`'s group as it is about to rebalance, handing
+/// each step and what it changes to `visit` as the strategy takes it; nothing is collected.
+///
+/// A classic strategy starts from what each member owned before (its client's subscription); a
+/// server-side assignor from each member's current target ([`Model::consumer_group`]), as the
+/// coordinator does, whichever protocol the group runs now — for a classic group, the target it
+/// would get on switching. Either way the walk ends in the assignment its panel shows.
+pub fn walk(model: &Model, strategy: impl Into<StrategyId>, visit: impl FnMut(WalkStep)) -> Result<Walked, WalkError> {
     struct Walker<F> {
         replay: Replay,
         visit: F,
@@ -345,25 +371,37 @@ pub fn walk(model: &Model, strategy: Strategy, visit: impl FnMut(WalkStep)) -> R
             (self.visit)(WalkStep { step, changes });
         }
     }
-    let group = model.group(strategy);
-    let members: Vec<String> = group.members.iter().map(|m| m.id.clone()).collect();
-    let mut walker = Walker { replay: Replay::new(&members), visit };
-    let assignment = assignor::assign_traced(strategy, &group, &mut walker)?;
-    Ok(Walked { members, assignment: assignment.members })
+    match strategy.into() {
+        StrategyId::Classic(strategy) => {
+            let group = model.group(strategy);
+            let members: Vec<String> = group.members.iter().map(|m| m.id.clone()).collect();
+            let mut walker = Walker { replay: Replay::new(&members), visit };
+            let assignment = assignor::assign_traced(strategy, &group, &mut walker).map_err(WalkError::Classic)?;
+            Ok(Walked { members, assignment: assignment.members })
+        }
+        StrategyId::Server(assignor) => {
+            let (group, _) = model.consumer_group(assignor);
+            let members: Vec<String> = group.members.iter().map(|m| m.id.clone()).collect();
+            let mut walker = Walker { replay: Replay::new(&members), visit };
+            let target = target_assignment_traced(assignor, &group, &mut walker).map_err(WalkError::Server)?;
+            Ok(Walked { members, assignment: target.members })
+        }
+    }
 }
 
 /// A strategy's decisions, all recorded, to step through.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Walkthrough {
-    /// In JoinGroup order.
+    /// In the scenario's order (see [`Walked::members`]).
     pub members: Vec<String>,
     /// Every step, in the order the strategy took them.
     pub steps: Vec<WalkStep>,
 }
 
 impl Walkthrough {
-    /// Records `strategy`'s walk through `model`'s group (see [`walk`]).
-    pub fn new(model: &Model, strategy: Strategy) -> Result<Walkthrough, AssignError> {
+    /// Records `strategy`'s walk through `model`'s group (see [`walk`]): a classic strategy or a
+    /// server-side assignor, asked for by the name its panel has (`"uniform".parse::<StrategyId>()`).
+    pub fn new(model: &Model, strategy: impl Into<StrategyId>) -> Result<Walkthrough, WalkError> {
         let mut steps = Vec::new();
         let walked = walk(model, strategy, |step| steps.push(step))?;
         Ok(Walkthrough { members: walked.members, steps })

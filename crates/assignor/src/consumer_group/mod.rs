@@ -23,17 +23,23 @@
 //!   (`CurrentAssignmentBuilder`).
 //!
 //! Racks have no effect in this line (KAFKA-16694 removed the rack-aware code).
+//!
+//! [`target_assignment_traced`] records each decision of the assignor as a [`crate::trace::Step`],
+//! in Kafka's order, for the walkthroughs.
 
 mod range;
 pub mod reconcile;
 mod target;
 mod uniform;
+#[cfg(test)]
+mod walk_tests;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use crate::model::TopicPartition;
+use crate::trace::{NoTrace, Tracer};
 use crate::uuid::Uuid;
 
 pub use target::{MapOrder, SpecOptions};
@@ -208,6 +214,16 @@ pub fn target_assignment(
     target_assignment_with(assignor, group, &SpecOptions::default())
 }
 
+/// [`target_assignment`], recording each of the assignor's decisions in `trace` (see
+/// [`crate::trace`]): replaying the steps from nothing rebuilds the target, each list sorted.
+pub fn target_assignment_traced<T: Tracer>(
+    assignor: ServerAssignor,
+    group: &ConsumerGroup,
+    trace: &mut T,
+) -> Result<TargetAssignment, CoordinatorError> {
+    PreparedGroup::new(group, &SpecOptions::default())?.assign_traced(assignor, trace)
+}
+
 /// [`target_assignment`] with the Java containers of Kafka's unit tests instead of the coordinator's
 /// (`TreeMap` members, `LinkedHashMap` assignments, a given subscription type).
 pub fn target_assignment_with(
@@ -238,9 +254,18 @@ impl<'a> PreparedGroup<'a> {
 
     /// The assignor's `assign` call, and its answer by name.
     pub fn assign(&self, assignor: ServerAssignor) -> Result<TargetAssignment, CoordinatorError> {
+        self.assign_traced(assignor, &mut NoTrace)
+    }
+
+    /// [`PreparedGroup::assign`], recording each decision in `trace`.
+    pub fn assign_traced<T: Tracer>(
+        &self,
+        assignor: ServerAssignor,
+        trace: &mut T,
+    ) -> Result<TargetAssignment, CoordinatorError> {
         let lists = match assignor {
-            ServerAssignor::Uniform => uniform::assign(&self.spec)?,
-            ServerAssignor::Range => range::assign(&self.spec),
+            ServerAssignor::Uniform => uniform::assign(&self.spec, trace)?,
+            ServerAssignor::Range => range::assign(&self.spec, trace),
         };
         Ok(self.spec.named(lists))
     }

@@ -5,19 +5,42 @@
 //! same topics, each gets the same partition numbers of every equally sized topic (co-partitioning).
 //!
 //! Topic `t` with 5 partitions, members A and B: A gets 0–2, B gets 3–4.
+//!
+//! Traced, the walk is Kafka's: the members in order, each topic's quota, then member after member
+//! its range of each of its topics (topics in name order: they are independent).
 
 use std::cmp::Ordering;
 
 use super::target::{GroupSpec, MemberLists, TopicIdx};
 use super::SubscriptionType;
 use crate::java;
+use crate::trace::{Step, Tracer};
 
-pub(crate) fn assign(spec: &GroupSpec<'_>) -> MemberLists {
+pub(crate) fn assign<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> MemberLists {
     let mut lists: MemberLists = vec![Vec::new(); spec.members.len()];
     if spec.members.is_empty() {
         return lists;
     }
+    trace.record(|| Step::Note {
+        text: match spec.subscription_type {
+            SubscriptionType::Homogeneous => {
+                "every member subscribes to the same topics: each topic's partitions are \
+                                              cut into contiguous ranges over all members; current targets are \
+                                              ignored (range is not sticky since KAFKA-16944)"
+            }
+            SubscriptionType::Heterogeneous => {
+                "members subscribe to different topics: each topic's partitions are \
+                                                cut into contiguous ranges over its subscribers; current targets are \
+                                                ignored (range is not sticky since KAFKA-16944)"
+            }
+        }
+        .into(),
+    });
     let sorted = sorted_members(spec);
+    trace.record(|| Step::Order {
+        name: "members (static by group.instance.id first, then by member id)".into(),
+        items: sorted.iter().map(|&m| spec.members[m].id.to_string()).collect(),
+    });
     // Per topic: subscribers counted (homogeneous: every member), then where the next range starts.
     let mut subscribers = vec![0u32; spec.topic_count()];
     match spec.subscription_type {
@@ -45,6 +68,19 @@ pub(crate) fn assign(spec: &GroupSpec<'_>) -> MemberLists {
     let mut extra_left: Vec<u32> = (0..spec.topic_count())
         .map(|t| if subscribers[t] == 0 { 0 } else { spec.partition_counts[t] % subscribers[t] })
         .collect();
+    if trace.enabled() {
+        // Kafka computes each topic's quota when its first member in order reaches it; all at once here.
+        let mut topics: Vec<TopicIdx> = (0..spec.topic_count() as u32).map(TopicIdx).collect();
+        topics.retain(|t| subscribers[t.ix()] > 0);
+        for t in by_name(&topics) {
+            trace.record(|| Step::RangeQuota {
+                topic: spec.topic_names[t.ix()].to_string(),
+                consumers: subscribers[t.ix()] as usize,
+                per_consumer: spec.partitions(t) / subscribers[t.ix()],
+                extra: extra_left[t.ix()],
+            });
+        }
+    }
     for &m in &sorted {
         let own_topics;
         let topics = match spec.subscription_type {
@@ -66,6 +102,12 @@ pub(crate) fn assign(spec: &GroupSpec<'_>) -> MemberLists {
             let end = (start + quota).min(count);
             next_range[t.ix()] = end;
             lists[m].extend((start..end).map(|p| (TopicIdx(t.0), p)));
+            if trace.enabled() {
+                for p in start..end {
+                    let member = spec.members[m].id;
+                    trace.record(|| Step::Assign { partition: spec.topic_partition(t, p), member: member.into() });
+                }
+            }
         }
     }
     lists

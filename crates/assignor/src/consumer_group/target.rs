@@ -239,6 +239,11 @@ impl<'a> GroupSpec<'a> {
         self.partition_counts[t.ix()]
     }
 
+    /// Partition `p` of topic `t` by name, for a step of a walkthrough.
+    pub(crate) fn topic_partition(&self, t: TopicIdx, partition: u32) -> TopicPartition {
+        TopicPartition { topic: Arc::clone(&self.topic_arcs[t.ix()]), partition }
+    }
+
     /// `GroupSpec.isPartitionAssigned`.
     pub(crate) fn is_partition_assigned(&self, t: TopicIdx, partition: u32) -> bool {
         self.assigned[t.ix()].get(partition as usize).copied().unwrap_or(false)

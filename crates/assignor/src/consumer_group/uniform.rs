@@ -12,29 +12,37 @@
 //!   most-loaded subscriber's highest partitions to the least-loaded until each topic's subscribers
 //!   are within one partition.
 //!
+//! Traced, each builder's decisions come in Kafka's order: the homogeneous builder's quotas, each
+//! member's kept and given-back partitions, and what the members under quota take; the heterogeneous
+//! builder's kept partitions, each topic's unowned partitions dealt, and the balancing passes' moves.
+//!
 //! Homogeneous example: topic `a` with 3 partitions, members A then B in member-map order, B owning
 //! all three. The quotas are 2 for A (first, so it gets the extra one) and 1 for B: B keeps one
 //! partition and gives two back, and A takes them.
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::target::{GroupSpec, MemberLists, TopicIdx};
+use super::target::{GroupSpec, MemberLists, OwnedTopic, SpecMember, TopicIdx};
 use super::{CoordinatorError, SubscriptionType};
 use crate::java;
+use crate::trace::{LossReason, Step, Tracer};
 
-pub(crate) fn assign(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
+pub(crate) fn assign<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberLists, CoordinatorError> {
     if spec.members.is_empty() {
         return Ok(Vec::new());
     }
     match spec.subscription_type {
-        SubscriptionType::Homogeneous => homogeneous(spec),
-        SubscriptionType::Heterogeneous => Heterogeneous::new(spec).build(),
+        SubscriptionType::Homogeneous => homogeneous(spec, trace),
+        SubscriptionType::Heterogeneous => Heterogeneous::new(spec, trace).build(),
     }
 }
 
 /// `UniformHomogeneousAssignmentBuilder.build`.
-fn homogeneous(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
+fn homogeneous<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberLists, CoordinatorError> {
     let members = &spec.members;
+    trace.record(|| Step::Note {
+        text: "every member subscribes to the same topics: uniform's homogeneous builder".into(),
+    });
     // The topics are the first member's, copied into a `HashSet<Uuid>` sized by `TopicIds.size()`.
     let (first_topics, names) = spec.subscription_in_java_order(&members[0]);
     let hashes: Vec<i32> = first_topics.iter().map(|t| spec.topic_ids[t.ix()].java_hash()).collect();
@@ -43,7 +51,12 @@ fn homogeneous(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
             .into_iter()
             .map(|i| first_topics[i])
             .collect();
+    trace.record(|| Step::Order {
+        name: "topics (the first member's subscription, a HashSet of topic ids)".into(),
+        items: topic_order.iter().map(|t| spec.topic_names[t.ix()].to_string()).collect(),
+    });
     if topic_order.is_empty() {
+        trace.record(|| Step::Note { text: "no subscribed topic exists: nobody gets anything".into() });
         return Ok(vec![Vec::new(); members.len()]);
     }
     let mut subscribed = vec![false; spec.topic_count()];
@@ -55,10 +68,22 @@ fn homogeneous(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
         unassigned.extend((0..count).filter(|&p| !spec.is_partition_assigned(t, p)).map(|p| (t, p)));
         total += u64::from(count);
     }
+    // Past this point the list grows by what members give back; only those may be held twice.
+    let nobodys = unassigned.len();
 
     let member_count = members.len() as u64;
     let minimum_quota = total / member_count;
     let mut extra_left = total % member_count;
+    trace.record(|| Step::UniformQuota {
+        partitions: total,
+        members: members.len(),
+        per_member: minimum_quota,
+        extra: extra_left,
+    });
+    trace.record(|| Step::Order {
+        name: "members (the coordinator's member map, a HashMap by member id)".into(),
+        items: members.iter().map(|m| m.id.to_string()).collect(),
+    });
     let mut lists: MemberLists = Vec::with_capacity(members.len());
     let mut unfilled: Vec<(usize, u64)> = Vec::new();
     for (m, member) in members.iter().enumerate() {
@@ -67,27 +92,46 @@ fn homogeneous(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
             quota += 1;
             extra_left -= 1;
         }
+        trace.record(|| Step::MemberQuota { member: member.id.into(), quota, extra: quota > minimum_quota });
         let mut kept: Vec<(TopicIdx, u32)> = Vec::new();
-        // The map's order matters only once a member owns more than its quota.
+        // The map's order matters only once a member owns more than its quota (or to show Kafka's order).
         let owned_total = member.owned_partitions.len();
-        let owned =
-            if owned_total as u64 > quota { spec.owned_in_java_order(member) } else { member.owned.iter().collect() };
+        let owned = if trace.enabled() || owned_total as u64 > quota {
+            spec.owned_in_java_order(member)
+        } else {
+            member.owned.iter().collect()
+        };
         for entry in owned {
             let Some(t) = entry.topic.filter(|t| subscribed[t.ix()]) else {
-                continue; // an unsubscribed or deleted topic is dropped whole
+                // An unsubscribed or deleted topic is dropped whole.
+                if trace.enabled() {
+                    dropped(spec, member, entry, trace);
+                }
+                continue;
             };
             let partitions = member.partitions(entry);
             let size = partitions.len() as u64;
             if size <= quota {
                 quota -= size;
                 kept.extend(partitions.iter().map(|&p| (t, p)));
+                if trace.enabled() {
+                    for &p in GroupSpec::partitions_in_java_order(partitions).iter() {
+                        trace.record(|| Step::Keep { partition: spec.topic_partition(t, p), member: member.id.into() });
+                    }
+                }
             } else {
                 for &p in GroupSpec::partitions_in_java_order(partitions).iter() {
                     if quota > 0 {
                         quota -= 1;
                         kept.push((t, p));
+                        trace.record(|| Step::Keep { partition: spec.topic_partition(t, p), member: member.id.into() });
                     } else {
                         unassigned.push((t, p));
+                        trace.record(|| Step::Lose {
+                            partition: spec.topic_partition(t, p),
+                            member: member.id.into(),
+                            reason: LossReason::OverQuota,
+                        });
                     }
                 }
             }
@@ -98,16 +142,66 @@ fn homogeneous(spec: &GroupSpec<'_>) -> Result<MemberLists, CoordinatorError> {
         lists.push(kept);
     }
 
+    trace.record(|| Step::Order {
+        name: "unassigned partitions (nobody's, topics in the order above, then those given back)".into(),
+        items: unassigned.iter().map(|&(t, p)| spec.topic_partition(t, p).to_string()).collect(),
+    });
+    trace.record(|| Step::Order {
+        name: "members under their quota, in member order, with the room each has left".into(),
+        items: unfilled.iter().map(|&(m, quota)| format!("{} ({quota})", members[m].id)).collect(),
+    });
     let mut next = 0;
     for (m, quota) in unfilled {
         let take = (quota as usize).min(unassigned.len() - next);
+        if trace.enabled() {
+            for (i, &(t, p)) in unassigned[next..next + take].iter().enumerate() {
+                let partition = spec.topic_partition(t, p);
+                let member = members[m].id.to_string();
+                // A partition two targets held can come back to the member that kept it: a set holds it once.
+                if next + i >= nobodys && lists[m].contains(&(t, p)) {
+                    trace.record(|| Step::Note { text: format!("{member} holds {partition} already: it stays") });
+                } else {
+                    trace.record(|| Step::Assign { partition, member });
+                }
+            }
+        }
         lists[m].extend_from_slice(&unassigned[next..next + take]);
         next += take;
     }
     if next < unassigned.len() {
+        trace.record(|| Step::Note {
+            text: match unassigned.len() - next {
+                1 => "1 partition is left over: no member has room for it".to_string(),
+                left => format!("{left} partitions are left over: no member has room for them"),
+            },
+        });
         return Err(CoordinatorError::PartitionAssignor("Partitions were left unassigned"));
     }
+    // The assignor returns sets; the answer lists them sorted.
+    trace.record(|| Step::SortLists);
     Ok(lists)
+}
+
+/// The steps for a topic of `member`'s current target that its new target drops whole: a topic it no
+/// longer subscribes to, or one deleted.
+fn dropped<T: Tracer>(spec: &GroupSpec<'_>, member: &SpecMember<'_>, entry: &OwnedTopic, trace: &mut T) {
+    match entry.topic {
+        Some(t) => {
+            for &p in GroupSpec::partitions_in_java_order(member.partitions(entry)).iter() {
+                trace.record(|| Step::Lose {
+                    partition: spec.topic_partition(t, p),
+                    member: member.id.into(),
+                    reason: LossReason::NotSubscribed,
+                });
+            }
+        }
+        None => trace.record(|| Step::Note {
+            text: format!(
+                "{}'s current target names topic id {}, which no longer exists: dropped",
+                member.id, entry.id
+            ),
+        }),
+    }
 }
 
 /// The most balancing passes over the topics (`MAX_ITERATION_COUNT`).
@@ -118,8 +212,9 @@ const UNOWNED: i32 = -1;
 
 /// `UniformHeterogeneousAssignmentBuilder`'s working state. Members are numbered in member-map order;
 /// that number breaks every tie.
-struct Heterogeneous<'s, 'a> {
+struct Heterogeneous<'s, 'a, 't, T> {
     spec: &'s GroupSpec<'a>,
+    trace: &'t mut T,
     /// Per topic, its subscribers in ascending member number; empty for unsubscribed topics.
     subscribers: Vec<Vec<u32>>,
     /// Per topic, per partition, the owning member number or [`UNOWNED`].
@@ -130,8 +225,8 @@ struct Heterogeneous<'s, 'a> {
     targets: Vec<BTreeSet<(TopicIdx, u32)>>,
 }
 
-impl<'s, 'a> Heterogeneous<'s, 'a> {
-    fn new(spec: &'s GroupSpec<'a>) -> Self {
+impl<'s, 'a, 't, T: Tracer> Heterogeneous<'s, 'a, 't, T> {
+    fn new(spec: &'s GroupSpec<'a>, trace: &'t mut T) -> Self {
         let mut subscribers = vec![Vec::new(); spec.topic_count()];
         for (m, member) in spec.members.iter().enumerate() {
             for t in &member.subscribed {
@@ -150,6 +245,7 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
                 .collect();
         Heterogeneous {
             spec,
+            trace,
             subscribers,
             owners,
             sizes: vec![0; spec.members.len()],
@@ -158,12 +254,25 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
     }
 
     fn build(mut self) -> Result<MemberLists, CoordinatorError> {
+        let spec = self.spec;
+        self.trace.record(|| Step::Note {
+            text: "members subscribe to different topics: uniform's heterogeneous builder (as Kafka 4.0 rewrote it, \
+                   KAFKA-17710)"
+                .into(),
+        });
+        self.trace.record(|| Step::Order {
+            name: "members (numbered in member-map order; the number breaks ties)".into(),
+            items: spec.members.iter().map(|m| m.id.to_string()).collect(),
+        });
         if self.subscribers.iter().all(Vec::is_empty) {
+            self.trace.record(|| Step::Note { text: "no subscribed topic exists: nobody gets anything".into() });
             return Ok(vec![Vec::new(); self.spec.members.len()]);
         }
         self.keep_subscribed_owned()?;
         self.assign_unowned();
         self.balance();
+        // The assignor returns sets; the answer lists them sorted.
+        self.trace.record(|| Step::SortLists);
         Ok(self.targets.into_iter().map(|set| set.into_iter().collect()).collect())
     }
 
@@ -187,6 +296,22 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
                 for &p in partitions {
                     self.owners[t.ix()][p as usize] = m as i32;
                     self.targets[m].insert((t, p));
+                }
+            }
+            if self.trace.enabled() {
+                // What the member keeps, and what it drops, in its map's order.
+                for entry in spec.owned_in_java_order(member) {
+                    match entry.topic.filter(|t| subscribed_by[t.ix()] == m) {
+                        Some(t) => {
+                            for &p in GroupSpec::partitions_in_java_order(member.partitions(entry)).iter() {
+                                self.trace.record(|| Step::Keep {
+                                    partition: spec.topic_partition(t, p),
+                                    member: member.id.into(),
+                                });
+                            }
+                        }
+                        None => dropped(spec, member, entry, self.trace),
+                    }
                 }
             }
         }
@@ -228,16 +353,59 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
     fn assign_unowned(&mut self) {
         let with_unowned: Vec<TopicIdx> =
             self.subscribed_topics().filter(|t| self.owners[t.ix()].contains(&UNOWNED)).collect();
+        let sorted = self.sorted_topics(with_unowned.into_iter());
+        let spec = self.spec;
+        if sorted.is_empty() {
+            self.trace.record(|| Step::Note {
+                text: "every partition of a subscribed topic is kept: nothing to deal".into(),
+            });
+        } else {
+            self.trace.record(|| Step::Order {
+                name: "topics with unowned partitions (most partitions per subscriber first, then fewest subscribers, \
+                       then topic id)"
+                    .into(),
+                items: sorted.iter().map(|t| spec.topic_names[t.ix()].to_string()).collect(),
+            });
+        }
         let mut balancer = Balancer::default();
-        for t in self.sorted_topics(with_unowned.into_iter()) {
+        for t in sorted {
             balancer.initialize(&self.subscribers[t.ix()], &self.sizes);
+            if self.trace.enabled() {
+                let unowned = self.owners[t.ix()].iter().filter(|&&owner| owner == UNOWNED).count();
+                self.trace.record(|| Step::Note {
+                    text: format!(
+                        "deal {}'s {unowned} unowned partition{} to its subscribers, least loaded first",
+                        spec.topic_names[t.ix()],
+                        if unowned == 1 { "" } else { "s" }
+                    ),
+                });
+                self.record_subscribers_by_load(t);
+            }
             for p in 0..self.spec.partitions(t) {
                 if self.owners[t.ix()][p as usize] == UNOWNED {
                     let to = balancer.next_least_loaded(&self.sizes);
+                    self.trace.record(|| Step::Assign {
+                        partition: spec.topic_partition(t, p),
+                        member: spec.members[to as usize].id.into(),
+                    });
                     self.assign_partition(t, p, to);
                 }
             }
         }
+    }
+
+    /// The order the balancer starts a topic from: its subscribers by load, then member number.
+    fn record_subscribers_by_load(&mut self, t: TopicIdx) {
+        let mut subscribers = self.subscribers[t.ix()].clone();
+        subscribers.sort_by_key(|&m| (self.sizes[m as usize], m));
+        let (spec, sizes) = (self.spec, &self.sizes);
+        self.trace.record(|| Step::Order {
+            name: "subscribers by load (partitions held, then member number)".into(),
+            items: subscribers
+                .iter()
+                .map(|&m| format!("{} ({})", spec.members[m as usize].id, sizes[m as usize]))
+                .collect(),
+        });
     }
 
     /// `balance` and `balanceTopics`: passes over the topics with two subscribers or more, until a
@@ -245,14 +413,27 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
     fn balance(&mut self) {
         let topics: Vec<TopicIdx> = self.subscribed_topics().filter(|t| self.subscribers[t.ix()].len() >= 2).collect();
         if topics.is_empty() {
+            self.trace
+                .record(|| Step::Note { text: "no topic has two subscribers or more: nothing to balance".into() });
             return;
         }
         let sorted = self.sorted_topics(topics.into_iter());
+        let spec = self.spec;
+        self.trace.record(|| Step::Order {
+            name: "topics to balance (two subscribers or more, in the same order)".into(),
+            items: sorted.iter().map(|t| spec.topic_names[t.ix()].to_string()).collect(),
+        });
         let mut last_rebalanced: Option<usize> = None;
         let mut balancer = Balancer::default();
-        for _ in 0..MAX_BALANCE_PASSES {
+        for pass in 1..=MAX_BALANCE_PASSES {
+            self.trace.record(|| Step::Note {
+                text: format!("balancing pass {pass} over the topics (at most {MAX_BALANCE_PASSES})"),
+            });
             for (index, &t) in sorted.iter().enumerate() {
                 if last_rebalanced == Some(index) {
+                    self.trace.record(|| Step::Note {
+                        text: "a whole round of the topics since the last move moved nothing: balanced".into(),
+                    });
                     return;
                 }
                 let moved = self.balance_topic(t, &mut balancer);
@@ -261,6 +442,9 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
                 }
             }
         }
+        self.trace.record(|| Step::Note {
+            text: format!("{MAX_BALANCE_PASSES} passes: Kafka stops balancing here (MAX_ITERATION_COUNT)"),
+        });
     }
 
     /// `balanceTopic`: move partitions of `t` from its most-loaded subscribers (each one's highest
@@ -269,6 +453,19 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
         let imbalance = balancer.initialize(&self.subscribers[t.ix()], &self.sizes);
         if imbalance <= 1 {
             return 0;
+        }
+        if self.trace.enabled() {
+            let (spec, sizes) = (self.spec, &self.sizes);
+            let held = self.subscribers[t.ix()].iter().map(|&m| sizes[m as usize]);
+            let (least, most) = (held.clone().min().unwrap_or(0), held.max().unwrap_or(0));
+            self.trace.record(|| Step::Note {
+                text: format!(
+                    "{}: its subscribers hold {least} to {most} partitions; move the most loaded ones' highest \
+                     partitions to the least loaded",
+                    spec.topic_names[t.ix()]
+                ),
+            });
+            self.record_subscribers_by_load(t);
         }
         // Partitions grouped by owner, each owner's range ascending.
         let owners = &self.owners[t.ix()];
@@ -304,10 +501,32 @@ impl<'s, 'a> Heterogeneous<'s, 'a> {
             if balancer.is_balanced() {
                 break;
             }
+            self.record_move(t, partition, taker);
             self.assign_partition(t, partition, taker);
             moved += 1;
         }
         moved
+    }
+
+    /// The step for a balancing move of `p` to `to`, from its owner.
+    fn record_move(&mut self, t: TopicIdx, p: u32, to: u32) {
+        if !self.trace.enabled() {
+            return;
+        }
+        let spec = self.spec;
+        let from = self.owners[t.ix()][p as usize];
+        let (partition, to_id) = (spec.topic_partition(t, p), spec.members[to as usize].id.to_string());
+        let Some(from) = usize::try_from(from).ok().map(|f| spec.members[f].id.to_string()) else {
+            self.trace.record(|| Step::Assign { partition, member: to_id });
+            return;
+        };
+        if self.targets[to as usize].contains(&(t, p)) {
+            // Two targets held it: `to` still does, a set holds it once.
+            self.trace.record(|| Step::Revoke { partition: partition.clone(), member: from });
+            self.trace.record(|| Step::Note { text: format!("{to_id} holds {partition} already: it stays") });
+        } else {
+            self.trace.record(|| Step::Move { partition, from, to: to_id });
+        }
     }
 
     /// `assignPartition`: from its current owner, if any, to `to`.
