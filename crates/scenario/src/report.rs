@@ -560,6 +560,32 @@ mod tests {
     }
 
     #[test]
+    fn a_server_walkthrough_ends_in_its_panels_target() {
+        let scenario = preset("consumer-protocol-uniform");
+        let report = Report::new(&scenario);
+        let model = Model::new(&scenario).unwrap();
+        for server in &report.servers {
+            let digest = server.digest(&report, &scenario);
+            let id: StrategyId = digest.strategy.parse().unwrap();
+            let walkthrough = Walkthrough::new(&model, id).unwrap();
+            let target = &server.outcome.as_ref().unwrap().target;
+            assert_eq!(&walkthrough.lists_after(walkthrough.steps.len()), target, "{id}");
+            assert_eq!(walkthrough.members, ["C0", "C1", "C2", "C3"]);
+        }
+        // Uniform keeps what it can: only C3, which joins, gets partitions handed to it.
+        let uniform = Walkthrough::new(&model, ServerAssignor::Uniform).unwrap();
+        let handed: Vec<&str> = uniform
+            .steps
+            .iter()
+            .filter_map(|s| match &s.step {
+                Step::Assign { member, .. } => Some(member.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(handed, ["C3", "C3"]);
+    }
+
+    #[test]
     fn a_snapshot_walks_through_its_own_rebalance() {
         // C0 and C1 own everything; C2 joins. Sticky keeps what it can and moves two partitions.
         let line = r#"{"strategy":"sticky","topics":{"t":6},"members":[

@@ -366,3 +366,46 @@ fn a_large_group_is_not_simulated_heartbeat_by_heartbeat() {
     assert_eq!(uniform.kept_never_stop(), None);
     assert_eq!(uniform.metrics.spread(), 1);
 }
+
+/// The walkthrough of each server-side assignor, asked for by its panel's name, ends in the report's
+/// target (and so in `kap batch`'s, [`check`]): the steps' changes replayed, and the walk's answer.
+fn check_walkthroughs(scenario: &Scenario) -> Result<(), TestCaseError> {
+    use scenario::report::{walk, Walkthrough};
+    use scenario::StrategyId;
+    let report = Report::new(scenario);
+    let model = scenario::Model::new(scenario).unwrap();
+    for assignor in ServerAssignor::ALL {
+        let id: StrategyId = scenario::format::previous_key(assignor).parse().unwrap();
+        let walked = walk(&model, id, |_| {});
+        let Some(outcome) = report.server(assignor) else {
+            prop_assert!(walked.is_err());
+            continue;
+        };
+        prop_assert_eq!(&walked.unwrap().assignment, &outcome.target, "{}", assignor);
+        let walkthrough = Walkthrough::new(&model, id).unwrap();
+        prop_assert_eq!(&walkthrough.lists_after(walkthrough.steps.len()), &outcome.target, "{}", assignor);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 100,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x7761_6c6b),
+        .. ProptestConfig::default()
+    })]
+
+    /// Event after event, each settled: every server-side walkthrough ends in `kap batch`'s target.
+    #[test]
+    fn walkthroughs_end_in_kap_batchs_targets((scenario, events) in random_group()) {
+        let mut scenario = scenario;
+        check(&scenario)?;
+        check_walkthroughs(&scenario)?;
+        for event in events {
+            let Ok(next) = event.apply(&settle(&scenario)) else { continue };
+            scenario = next;
+            check(&scenario)?;
+            check_walkthroughs(&scenario)?;
+        }
+    }
+}

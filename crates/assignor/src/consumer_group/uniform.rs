@@ -25,6 +25,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::target::{GroupSpec, MemberLists, OwnedTopic, SpecMember, TopicIdx};
 use super::{CoordinatorError, SubscriptionType};
 use crate::java;
+use crate::model::TopicPartition;
 use crate::trace::{LossReason, Step, Tracer};
 
 pub(crate) fn assign<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberLists, CoordinatorError> {
@@ -159,7 +160,7 @@ fn homogeneous<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberL
                 let member = members[m].id.to_string();
                 // A partition two targets held can come back to the member that kept it: a set holds it once.
                 if next + i >= nobodys && lists[m].contains(&(t, p)) {
-                    trace.record(|| Step::Note { text: format!("{member} holds {partition} already: it stays") });
+                    trace.record(|| Step::Note { text: already_held(&partition, &member) });
                 } else {
                     trace.record(|| Step::Assign { partition, member });
                 }
@@ -182,6 +183,12 @@ fn homogeneous<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberL
     Ok(lists)
 }
 
+/// The note for a partition handed to a member whose target holds it already (two targets held it):
+/// a set holds it once.
+fn already_held(partition: &TopicPartition, member: &str) -> String {
+    format!("give {partition} to {member}, which holds it already: its target, a set, does not change")
+}
+
 /// The steps for a topic of `member`'s current target that its new target drops whole: a topic it no
 /// longer subscribes to, or one deleted.
 fn dropped<T: Tracer>(spec: &GroupSpec<'_>, member: &SpecMember<'_>, entry: &OwnedTopic, trace: &mut T) {
@@ -196,10 +203,7 @@ fn dropped<T: Tracer>(spec: &GroupSpec<'_>, member: &SpecMember<'_>, entry: &Own
             }
         }
         None => trace.record(|| Step::Note {
-            text: format!(
-                "{}'s current target names topic id {}, which no longer exists: dropped",
-                member.id, entry.id
-            ),
+            text: format!("drop topic id {} from {}'s current target: the topic no longer exists", entry.id, member.id),
         }),
     }
 }
@@ -460,8 +464,8 @@ impl<'s, 'a, 't, T: Tracer> Heterogeneous<'s, 'a, 't, T> {
             let (least, most) = (held.clone().min().unwrap_or(0), held.max().unwrap_or(0));
             self.trace.record(|| Step::Note {
                 text: format!(
-                    "{}: its subscribers hold {least} to {most} partitions; move the most loaded ones' highest \
-                     partitions to the least loaded",
+                    "balance {}: its subscribers hold {least} to {most} partitions; move the most loaded ones' \
+                     highest partitions to the least loaded",
                     spec.topic_names[t.ix()]
                 ),
             });
@@ -493,12 +497,24 @@ impl<'s, 'a, 't, T: Tracer> Heterogeneous<'s, 'a, 't, T> {
                 }
                 balancer.exclude_most_loaded();
             };
-            let Some(giver) = giver else { break };
+            let Some(giver) = giver else {
+                let topic = self.spec.topic_names[t.ix()];
+                self.trace.record(|| Step::Note {
+                    text: format!("stop balancing {topic}: no more loaded subscriber holds a partition of it to give"),
+                });
+                break;
+            };
             let Some(slot) = end.get_mut(&giver) else { break };
             *slot -= 1;
             let partition = partitions[*slot];
             let taker = balancer.next_least_loaded(&self.sizes);
             if balancer.is_balanced() {
+                let topic = self.spec.topic_names[t.ix()];
+                self.trace.record(|| Step::Note {
+                    text: format!(
+                        "stop balancing {topic}: the subscribers left to give and to take are within one partition"
+                    ),
+                });
                 break;
             }
             self.record_move(t, partition, taker);
@@ -523,7 +539,7 @@ impl<'s, 'a, 't, T: Tracer> Heterogeneous<'s, 'a, 't, T> {
         if self.targets[to as usize].contains(&(t, p)) {
             // Two targets held it: `to` still does, a set holds it once.
             self.trace.record(|| Step::Revoke { partition: partition.clone(), member: from });
-            self.trace.record(|| Step::Note { text: format!("{to_id} holds {partition} already: it stays") });
+            self.trace.record(|| Step::Note { text: already_held(&partition, &to_id) });
         } else {
             self.trace.record(|| Step::Move { partition, from, to: to_id });
         }

@@ -186,12 +186,13 @@ fn heterogeneous_keeps_what_is_subscribed_and_balances_each_topic() {
             order("topics to balance (two subscribers or more, in the same order)", &["a", "b"]),
             note("balancing pass 1 over the topics (at most 16)"),
             note(
-                "a: its subscribers hold 0 to 4 partitions; move the most loaded ones' highest partitions to the \
-                 least loaded"
+                "balance a: its subscribers hold 0 to 4 partitions; move the most loaded ones' highest partitions \
+                 to the least loaded"
             ),
             order("subscribers by load (partitions held, then member number)", &["B (0)", "A (4)"]),
             moved("a", 3, "A", "B"),
             moved("a", 2, "A", "B"),
+            note("stop balancing a: the subscribers left to give and to take are within one partition"),
             note("balancing pass 2 over the topics (at most 16)"),
             note("a whole round of the topics since the last move moved nothing: balanced"),
             Step::SortLists,
@@ -303,7 +304,7 @@ fn homogeneous_partition_held_twice_comes_back_to_its_keeper_and_one_is_left_ove
             ),
             order("members under their quota, in member order, with the room each has left", &["A (2)"]),
             assign("a", 2, "A"),
-            note("A holds a-3 already: it stays"),
+            note("give a-3 to A, which holds it already: its target, a set, does not change"),
             note("1 partition is left over: no member has room for it"),
         ]
     );
