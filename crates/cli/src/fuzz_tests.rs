@@ -5,7 +5,6 @@
 
 use std::io::Write;
 
-use assignor::Strategy;
 use serde_json::Value;
 
 use crate::{batch, explain, input, show};
@@ -242,7 +241,7 @@ fn show_explain_and_link_never_panic_on_mutated_files() {
             let text = String::from_utf8_lossy(&json);
             serde_json::from_str::<Value>(&text).unwrap_or_else(|e| panic!("show --json ({e}): {text}"));
         }
-        for strategy in Strategy::ALL {
+        for strategy in scenario::StrategyId::ALL {
             let _ = explain::run(&scenario, strategy, false, &mut out);
             let mut json = Vec::new();
             if explain::run(&scenario, strategy, true, &mut json).is_ok() {

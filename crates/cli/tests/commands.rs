@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 mod common;
-use common::kap;
+use common::{kap, replay};
 
 fn preset_file(id: &str) -> std::path::PathBuf {
     let (ok, text, _) = kap(&["preset", id]);
@@ -23,23 +23,6 @@ fn explain_json(file: &str, strategy: &str) -> (Vec<Value>, Value) {
     let last = lines.pop().unwrap();
     assert_eq!(last.as_object().unwrap().keys().collect::<Vec<_>>(), ["assignment"]);
     (lines, last["assignment"].clone())
-}
-
-/// The assignment after `steps`, rebuilt from their changes alone, as a consumer of the output does.
-fn replay(steps: &[Value], members: &[&str]) -> serde_json::Map<String, Value> {
-    let mut lists: serde_json::Map<String, Value> =
-        members.iter().map(|m| (m.to_string(), Value::Array(vec![]))).collect();
-    for change in steps.iter().flat_map(|s| s["changes"].as_array().unwrap()) {
-        let list = lists.get_mut(change["member"].as_str().unwrap()).unwrap().as_array_mut().unwrap();
-        if let Some(added) = change.get("add") {
-            list.push(added.clone());
-        } else if let Some(removed) = change.get("remove") {
-            list.retain(|p| p != removed);
-        } else {
-            *list = change["order"].as_array().unwrap().clone();
-        }
-    }
-    lists
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `kap show` of a group on the consumer protocol (KIP-848): the server-side assignors' targets are
 //! `kap batch`'s answers to the same group as `"protocol":"consumer"` lines, with the reconciliation
 //! lanes; a classic group's output is unchanged; `kap import` of a consumer-protocol group keeps its
-//! protocol and remote assignor.
+//! protocol and remote assignor; `kap explain` of a server-side assignor ends in `kap batch`'s answer.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 mod common;
 use common::kap_stdin as kap;
+use common::{replay, Lcg};
 
 fn preset(id: &str) -> String {
     let (ok, text, err) = kap(&["preset", id], "");
@@ -123,4 +124,132 @@ fn import_of_a_consumer_protocol_group_keeps_its_protocol() {
     assert!(ok);
     let answer: Value = serde_json::from_str(&answer).unwrap();
     assert_eq!(shown["consumer_protocol"]["assignors"]["uniform"]["assignment"], answer["assignment"]);
+}
+
+/// `kap explain --json --strategy STRATEGY -` of `scenario`: the steps, then the whole assignment.
+fn explain_json(scenario: &str, strategy: &str) -> (Vec<Value>, Value) {
+    let (ok, out, err) = kap(&["explain", "--strategy", strategy, "--json", "-"], scenario);
+    assert!(ok, "{err}");
+    let mut lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let last = lines.pop().unwrap();
+    (lines, last["assignment"].clone())
+}
+
+/// A consumer-protocol group: up to five members on some of three topics, some topic ids typed.
+fn random_group(rng: &mut Lcg) -> scenario::Scenario {
+    use scenario::{ConsumerSpec, Scenario, TopicSpec};
+    let topics = [("a", 5), ("b", 3), ("c", 8)]
+        .into_iter()
+        .map(|(name, partitions)| TopicSpec {
+            id: (rng.below(2) == 0).then(|| scenario::topic_id::derived(&format!("typed-{name}")).to_string()),
+            ..TopicSpec::new(name, partitions)
+        })
+        .collect();
+    let consumers = (0..1 + rng.below(5))
+        .map(|i| {
+            let subscribed: Vec<&str> = ["a", "b", "c"].into_iter().filter(|_| rng.below(3) > 0).collect();
+            ConsumerSpec::new(format!("m{i}"), &subscribed)
+        })
+        .collect();
+    Scenario { protocol: Some("consumer".into()), topics, consumers, ..Scenario::default() }
+}
+
+/// A rebalance trigger for a group of [`random_group`].
+fn random_event(rng: &mut Lcg) -> scenario::events::Event {
+    use scenario::events::Event;
+    let topic = ["a", "b", "c"][rng.below(3) as usize].to_string();
+    match rng.below(4) {
+        0 => Event::Leave { consumer: format!("m{}", rng.below(5)) },
+        1 => Event::Join { consumer: scenario::ConsumerSpec::new(format!("m{}", 5 + rng.below(3)), &["a", "c"]) },
+        2 => Event::Subscribe { consumer: format!("m{}", rng.below(5)), topic },
+        _ => Event::AddPartitions { topic, partitions: 8 + rng.below(4) as u32 },
+    }
+}
+
+#[test]
+fn explain_of_a_server_assignor_ends_in_kap_batchs_answer_over_random_groups_and_rebalances() {
+    let mut rng = Lcg(0x7365_7276);
+    let (mut compared, mut with_targets) = (0, 0);
+    for _ in 0..20 {
+        let mut group = random_group(&mut rng);
+        for rebalance in 0..3 {
+            if rebalance > 0 {
+                let Ok(next) = random_event(&mut rng).apply(&scenario::events::settle(&group)) else { continue };
+                group = next;
+            }
+            let text = scenario::to_json(&group);
+            let file: Value = serde_json::from_str(&text).unwrap();
+            for (assignor, name) in [("uniform", "uniform"), ("range", "consumer-range")] {
+                let (ok, answer, err) = kap(&["batch"], &batch_line(&file, assignor, name));
+                assert!(ok, "{err}");
+                let answer: Value = serde_json::from_str(&answer).unwrap();
+                assert!(answer["error"].is_null(), "{answer}");
+                let (steps, assignment) = explain_json(&text, name);
+                assert_eq!(assignment, answer["assignment"], "{name} of {text}");
+                let members: Vec<&str> = group.consumers.iter().map(|c| c.id.as_str()).collect();
+                assert_eq!(Value::Object(replay(&steps, &members)), assignment, "{name} of {text}");
+                compared += 1;
+                with_targets += usize::from(file["previous"]["assignments"].get(name).is_some());
+            }
+        }
+    }
+    assert!(compared >= 80 && with_targets >= 40, "{compared} {with_targets}");
+}
+
+/// The example worked by hand: `a` has 3 partitions; A and B (member-map order: "A" hashes
+/// first), B's current target all of `a`. Uniform: A, first, may hold 2 and B 1; B keeps `a-0` and
+/// gives the rest back to A. Server range ignores the targets: A 0–1, B 2.
+#[test]
+fn explain_walks_uniform_and_server_range_step_by_step() {
+    let scenario = json!({
+        "protocol": "consumer",
+        "topics": [{ "name": "a", "partitions": 3 }],
+        "consumers": [{ "id": "A", "topics": ["a"] }, { "id": "B", "topics": ["a"] }],
+        "previous": { "generation": 1, "assignments": { "uniform": { "B": [["a", 0], ["a", 1], ["a", 2]] } } }
+    })
+    .to_string();
+    let (ok, text, err) = kap(&["explain", "--strategy", "uniform", "-"], &scenario);
+    assert!(ok, "{err}");
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "   1. Every member subscribes to the same topics: uniform's homogeneous builder.",
+            "   2. Sort topics (the first member's subscription, a HashSet of topic ids): a.",
+            "   3. 3 partitions over 2 members: each may hold 1, and the first in member order one more.",
+            "   4. Sort members (the coordinator's member map, a HashMap by member id): A, B.",
+            "   5. A may hold 2 partitions, one of them extra.",
+            "   6. B may hold 1 partition.",
+            "   7. B keeps a-0, which it owned.",
+            "   8. B loses a-1: the member owns more than its quota.",
+            "   9. B loses a-2: the member owns more than its quota.",
+            "  10. Sort unassigned partitions (nobody's, topics in the order above, then those given back): a-1, a-2.",
+            "  11. Sort members under their quota, in member order, with the room each has left: A (2).",
+            "  12. Give a-1 to A.",
+            "  13. Give a-2 to A.",
+            "  14. Sort every member's partitions by topic and number.",
+        ]
+    );
+    let (steps, assignment) = explain_json(&scenario, "uniform");
+    assert_eq!(assignment, json!({ "A": [["a", 1], ["a", 2]], "B": [["a", 0]] }));
+    assert_eq!(steps[6]["kind"], "keep");
+    assert_eq!(steps[7]["kind"], "lose");
+    assert_eq!(steps[7]["changes"], json!([]));
+    assert_eq!(steps[4]["kind"], "member_quota");
+    assert_eq!(steps[4]["members"], json!(["A"]));
+    assert_eq!(steps[11]["changes"], json!([{ "member": "A", "add": ["a", 1] }]));
+
+    let (ok, text, err) = kap(&["explain", "--strategy", "consumer-range", "-"], &scenario);
+    assert!(ok, "{err}");
+    assert_eq!(
+        text.lines().skip(1).collect::<Vec<_>>(),
+        [
+            "   2. Sort members (static by group.instance.id first, then by member id): A, B.",
+            "   3. a: 3 partitions over 2 consumers: 1 each, and the first gets one more.",
+            "   4. Give a-0 to A.",
+            "   5. Give a-1 to A.",
+            "   6. Give a-2 to B.",
+        ]
+    );
+    let (ok, _, err) = kap(&["explain", "--strategy", "consumer-sticky", "-"], &scenario);
+    assert!(!ok && err.contains("uniform or consumer-range"), "{err}");
 }

@@ -8,16 +8,7 @@ use serde_json::{json, Value};
 
 mod common;
 use common::kap_stdin as kap;
-
-/// A fixed-seed generator, so every run sees the same snapshots.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
+use common::Lcg;
 
 /// A group about to rebalance: members owning partitions (some claimed twice) from differing
 /// generations, some from none, some subscribed to less than they own.
