@@ -244,6 +244,24 @@ impl<'a> GroupSpec<'a> {
         TopicPartition { topic: Arc::clone(&self.topic_arcs[t.ix()]), partition }
     }
 
+    /// The partitions more than one member's current target holds (the coordinator never writes such
+    /// targets, but a group can be given them).
+    pub(crate) fn held_twice(&self) -> HashSet<(TopicIdx, u32)> {
+        let mut seen = HashSet::new();
+        let mut twice = HashSet::new();
+        for member in &self.members {
+            for entry in &member.owned {
+                let Some(t) = entry.topic else { continue };
+                for &p in member.partitions(entry) {
+                    if !seen.insert((t, p)) {
+                        twice.insert((t, p));
+                    }
+                }
+            }
+        }
+        twice
+    }
+
     /// `GroupSpec.isPartitionAssigned`.
     pub(crate) fn is_partition_assigned(&self, t: TopicIdx, partition: u32) -> bool {
         self.assigned[t.ix()].get(partition as usize).copied().unwrap_or(false)

@@ -20,7 +20,7 @@
 //! all three. The quotas are 2 for A (first, so it gets the extra one) and 1 for B: B keeps one
 //! partition and gives two back, and A takes them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::target::{GroupSpec, MemberLists, OwnedTopic, SpecMember, TopicIdx};
 use super::{CoordinatorError, SubscriptionType};
@@ -69,8 +69,6 @@ fn homogeneous<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberL
         unassigned.extend((0..count).filter(|&p| !spec.is_partition_assigned(t, p)).map(|p| (t, p)));
         total += u64::from(count);
     }
-    // Past this point the list grows by what members give back; only those may be held twice.
-    let nobodys = unassigned.len();
 
     let member_count = members.len() as u64;
     let minimum_quota = total / member_count;
@@ -151,15 +149,16 @@ fn homogeneous<T: Tracer>(spec: &GroupSpec<'_>, trace: &mut T) -> Result<MemberL
         name: "members under their quota, in member order, with the room each has left".into(),
         items: unfilled.iter().map(|&(m, quota)| format!("{} ({quota})", members[m].id)).collect(),
     });
+    // A partition two targets held can come back to a member that kept it: a set holds it once.
+    let held_twice = if trace.enabled() { spec.held_twice() } else { HashSet::new() };
     let mut next = 0;
     for (m, quota) in unfilled {
         let take = (quota as usize).min(unassigned.len() - next);
         if trace.enabled() {
-            for (i, &(t, p)) in unassigned[next..next + take].iter().enumerate() {
+            for &(t, p) in &unassigned[next..next + take] {
                 let partition = spec.topic_partition(t, p);
                 let member = members[m].id.to_string();
-                // A partition two targets held can come back to the member that kept it: a set holds it once.
-                if next + i >= nobodys && lists[m].contains(&(t, p)) {
+                if held_twice.contains(&(t, p)) && lists[m].contains(&(t, p)) {
                     trace.record(|| Step::Note { text: already_held(&partition, &member) });
                 } else {
                     trace.record(|| Step::Assign { partition, member });
