@@ -14,11 +14,11 @@
 //! assert_eq!(target.members["B"], [TopicPartition::new("orders", 2)]);
 //! ```
 //!
-//! - [`target`]: how `TargetAssignmentBuilder` and `GroupSpecImpl` feed the assignor: the member map
+//! - `target`: how `TargetAssignmentBuilder` and `GroupSpecImpl` feed the assignor: the member map
 //!   (a Java `HashMap`, so its iteration order decides ties), subscriptions resolved to topic ids
 //!   (`TopicIds`, which skips missing topics yet counts them), the subscription type.
-//! - [`uniform`]: `UniformAssignor`, the default: a homogeneous and a heterogeneous builder.
-//! - [`range`]: the server-side `RangeAssignor` (not sticky since KAFKA-16944).
+//! - `uniform`: `UniformAssignor`, the default: a homogeneous and a heterogeneous builder.
+//! - `range`: the server-side `RangeAssignor` (not sticky since KAFKA-16944).
 //! - [`reconcile`]: how each member converges to its target through heartbeats
 //!   (`CurrentAssignmentBuilder`).
 //!

@@ -32,7 +32,7 @@ pub enum MapOrder {
     Listed,
 }
 
-/// The containers of a [`GroupSpec`]. The default is the coordinator's; Kafka's unit tests build
+/// The containers of a `GroupSpec`. The default is the coordinator's; Kafka's unit tests build
 /// theirs by hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SpecOptions {
