@@ -14,8 +14,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use assignor::consumer_group;
 use assignor::protocol::{self, RebalanceProtocol, Selection};
 use assignor::Strategy;
+
+use crate::strategy_id::{StrategyId, UnknownStrategy};
 
 /// What the group should run: a classic client-side strategy, or the consumer protocol (KIP-848)
 /// with a server-side assignor.
@@ -61,12 +64,7 @@ pub struct UnknownTarget(pub String);
 
 impl fmt::Display for UnknownTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown strategy {:?} (range, roundrobin, sticky, cooperative-sticky; uniform or consumer-range for the \
-             consumer protocol)",
-            self.0
-        )
+        UnknownStrategy(self.0.clone()).fmt(f)
     }
 }
 
@@ -75,13 +73,15 @@ impl std::error::Error for UnknownTarget {}
 impl FromStr for Target {
     type Err = UnknownTarget;
 
-    /// A classic strategy by protocol or class name; `uniform` and `consumer-range` (or
-    /// `consumer:range`) for the consumer protocol's server-side assignors.
+    /// As a [`StrategyId`] reads it: a classic strategy by protocol or class name; `uniform` and
+    /// `consumer-range` (or `consumer:range`) for the consumer protocol's server-side assignors.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "uniform" | "consumer-uniform" | "consumer:uniform" => Ok(Target::Consumer(ServerAssignor::Uniform)),
-            "consumer-range" | "consumer:range" => Ok(Target::Consumer(ServerAssignor::Range)),
-            _ => s.parse().map(Target::Classic).map_err(|_| UnknownTarget(s.to_string())),
+        match s.parse::<StrategyId>().map_err(|UnknownStrategy(name)| UnknownTarget(name))? {
+            StrategyId::Classic(strategy) => Ok(Target::Classic(strategy)),
+            StrategyId::Server(consumer_group::ServerAssignor::Uniform) => {
+                Ok(Target::Consumer(ServerAssignor::Uniform))
+            }
+            StrategyId::Server(consumer_group::ServerAssignor::Range) => Ok(Target::Consumer(ServerAssignor::Range)),
         }
     }
 }
