@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 
 use assignor::trace::Step;
 use assignor::{
-    assign_subscriptions, assign_traced, Group, Member, Strategy, Subscription, Topic, TopicPartition, UserData,
+    assign, assign_subscriptions, assign_traced, AssignError, Group, Member, Strategy, Subscription, Topic,
+    TopicPartition, UserData,
 };
 
 fn partitions(list: &[(&str, u32)]) -> Vec<TopicPartition> {
@@ -120,6 +121,41 @@ fn a_partition_claimed_twice_is_withheld_from_the_other_claimant() {
         })
         .collect();
     assert_eq!(withheld, ["t-0: B -> A", "t-1: A -> B", "t-2: B -> A"]);
+}
+
+/// C1 owned A-0 in generation 1 and now reads only B, which no one else reads: holding all it
+/// can of such a topic, it is set aside before balancing, and Kafka's `balance` takes it out of
+/// `currentAssignment`. Balancing then looks at A-0 (C0 holds two partitions, C2 none), asks the
+/// size of A-0's previous owner, C1, and Java throws a NullPointerException, for both strategies
+/// (Kafka's Java, from a harness outside the repository). Were C1 kept in the load order, C2
+/// would get a partition instead.
+#[test]
+fn a_previous_owner_set_aside_from_balancing_makes_kafka_throw() {
+    let member = |id: &str, topics: &[&str], owned: &[(&str, u32)], generation: i32| Member {
+        id: id.into(),
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        owned: partitions(owned),
+        generation: Some(generation),
+        ..Member::default()
+    };
+    let group = Group {
+        topics: vec![Topic::new("A", 2), Topic::new("B", 1)],
+        members: vec![
+            member("C0", &["A"], &[("A", 0), ("A", 1)], 2),
+            member("C1", &["B"], &[("A", 0)], 1),
+            member("C2", &["A"], &[], 2),
+        ],
+    };
+    for strategy in [Strategy::Sticky, Strategy::CooperativeSticky] {
+        match assign(strategy, &group) {
+            Err(AssignError::KafkaThrows(message)) => assert_eq!(
+                message,
+                "NullPointerException: C1 previously owned A-0 but was set aside from balancing",
+                "{strategy:?}"
+            ),
+            other => panic!("{strategy:?}: Kafka throws here, got {other:?}"),
+        }
+    }
 }
 
 /// The constrained builder's walkthrough: C0 owned all three partitions, two members join, so C0
