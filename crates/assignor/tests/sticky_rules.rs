@@ -149,8 +149,7 @@ fn a_previous_owner_set_aside_from_balancing_makes_kafka_throw() {
     for strategy in [Strategy::Sticky, Strategy::CooperativeSticky] {
         match assign(strategy, &group) {
             Err(AssignError::KafkaThrows(message)) => assert_eq!(
-                message,
-                "NullPointerException: C1 previously owned A-0 but was set aside from balancing",
+                message, "NullPointerException: C1 previously owned A-0 but was set aside from balancing",
                 "{strategy:?}"
             ),
             other => panic!("{strategy:?}: Kafka throws here, got {other:?}"),
