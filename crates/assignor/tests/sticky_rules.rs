@@ -96,6 +96,48 @@ fn sticky_user_data_no_sticky_schema_reads_is_generation_minus_one() {
     }
 }
 
+/// Version-0 sticky user data (a client from before KIP-341) carries no generation. Once any
+/// member has one, `prepopulateCurrentAssignments` files such a member's partitions as claims of
+/// generation -1 (`DEFAULT_GENERATION`): previous owners, never current ones. (The others send
+/// their generation in the subscription too, as clients since KIP-792 do; without it, Kafka
+/// compares a claim with the `generationId` of the subscription that claimed first.)
+/// - With the highest generation 1, V (version 0) is t-0's previous owner: balancing hands t-0
+///   back to V, and t-1 to S (ignoring V's claim, C0 would keep t-0).
+/// - With the highest generation 2, V and M (generation 0) both owned t-0: M's 0 beats V's -1, so
+///   t-0 goes back to M (were V's claim of generation 1, V would get t-0).
+///
+/// Kafka's Java answers (`assign(partitionsPerTopic, subscriptions)` with the version-0 bytes).
+#[test]
+fn version_zero_sticky_user_data_claims_as_generation_minus_one() {
+    let sticky = |id: &str, topics: &[&str], owned: &[(&str, u32)], generation: Option<i32>| Subscription {
+        member_id: id.into(),
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        user_data: Some(UserData::Sticky { partitions: partitions(owned), generation }),
+        generation,
+        ..Subscription::default()
+    };
+    let topics = [Topic::new("t", 4), Topic::new("u", 1)];
+    let everything = [("t", 0), ("t", 1), ("t", 2), ("t", 3)];
+    let sole_previous_owner = [
+        sticky("C0", &["t"], &everything, Some(1)),
+        sticky("V", &["t", "u"], &[("t", 0)], None),
+        sticky("S", &["t"], &[], Some(1)),
+    ];
+    assert_eq!(
+        assign_subscriptions(Strategy::Sticky, &topics, &sole_previous_owner).unwrap().members,
+        lists(&[("C0", &[("t", 2), ("t", 3)]), ("S", &[("t", 1)]), ("V", &[("u", 0), ("t", 0)])])
+    );
+    let older_claims = [
+        sticky("C0", &["t"], &everything, Some(2)),
+        sticky("V", &["t", "u"], &[("t", 0)], None),
+        sticky("M", &["t"], &[("t", 0)], Some(0)),
+    ];
+    assert_eq!(
+        assign_subscriptions(Strategy::Sticky, &topics, &older_claims).unwrap().members,
+        lists(&[("C0", &[("t", 2), ("t", 3)]), ("M", &[("t", 0), ("t", 1)]), ("V", &[("u", 0)])])
+    );
+}
+
 /// A and B both claim t-0, t-1 and t-2 in generation 1: every claim is double, nobody keeps them,
 /// and the constrained builder deals them out again; each is withheld from its new owner until
 /// the other claimant has revoked it. A is the first claimant of all three, so the member it is
