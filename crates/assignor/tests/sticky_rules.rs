@@ -138,6 +138,34 @@ fn version_zero_sticky_user_data_claims_as_generation_minus_one() {
     );
 }
 
+/// A subscription may list a topic twice (the protocol carries a list; Kafka's own clients send a
+/// set), and Kafka's general builder keeps the repeat: M, listing x twice, counts as two of x's
+/// subscribers and may hold six partitions, so neither x nor M is set aside from balancing. M
+/// owned y-0 in generation 1, so balancing asks M's size when it looks at y-0 and leaves y-0 where
+/// it is (M holds three): C1 gives y-0 and y-1 to C2. With x listed once, M would be set aside and
+/// Java would throw a NullPointerException at y-0 (`a_previous_owner_set_aside_...` above).
+/// Kafka's Java answer (`assign(partitionsPerTopic, subscriptions)`).
+#[test]
+fn a_topic_listed_twice_counts_twice() {
+    let sticky = |id: &str, topics: &[&str], owned: &[(&str, u32)], generation: i32| Subscription {
+        member_id: id.into(),
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        user_data: Some(UserData::Sticky { partitions: partitions(owned), generation: Some(generation) }),
+        generation: Some(generation),
+        ..Subscription::default()
+    };
+    let topics = [Topic::new("x", 3), Topic::new("y", 4)];
+    let subscriptions = [
+        sticky("M", &["x", "x"], &[("y", 0)], 1),
+        sticky("C1", &["y"], &[("y", 0), ("y", 1), ("y", 2), ("y", 3)], 2),
+        sticky("C2", &["y"], &[], 2),
+    ];
+    assert_eq!(
+        assign_subscriptions(Strategy::Sticky, &topics, &subscriptions).unwrap().members,
+        lists(&[("C1", &[("y", 2), ("y", 3)]), ("C2", &[("y", 0), ("y", 1)]), ("M", &[("x", 0), ("x", 1), ("x", 2)])])
+    );
+}
+
 /// A and B both claim t-0, t-1 and t-2 in generation 1: every claim is double, nobody keeps them,
 /// and the constrained builder deals them out again; each is withheld from its new owner until
 /// the other claimant has revoked it. A is the first claimant of all three, so the member it is
