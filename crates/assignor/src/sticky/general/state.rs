@@ -344,6 +344,72 @@ fn listed_topics<'p>(g: &'p Prepared, m: MemberIdx) -> Cow<'p, [TopicIdx]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Subscription, Topic};
+
+    /// The load order: members by (size, member id), those set aside left out; the ends; and
+    /// Kafka's `getBalanceScore` over the members in it, which wraps as Java's `int` does.
+    #[test]
+    fn the_load_order_sorts_by_size_then_id_and_scores_as_java_does() {
+        let topic = Topic::new("t", 1);
+        let subscriptions: Vec<Subscription> = ["c", "a", "d", "b", "e"]
+            .iter()
+            .map(|&id| Subscription { member_id: id.into(), topics: vec!["t".into()], ..Subscription::default() })
+            .collect();
+        let g = Prepared::new(&[&topic], &subscriptions).unwrap_or_else(|e| panic!("{e}"));
+        let [c, a, d, b, e] = [0, 1, 2, 3, 4].map(MemberIdx);
+        let mut loads = LoadOrder::new(&g);
+        for (m, size) in [(c, 3), (a, 2), (d, 7), (b, 9), (e, 4)] {
+            loads.enter(m, size);
+        }
+        loads.set_aside(e, 4);
+        loads.resize(b, 9, 7);
+        loads.resize(d, 7, 9);
+        let order: Vec<(u32, MemberIdx)> = loads.members().collect();
+        assert_eq!(order, [(2, a), (3, c), (7, b), (9, d)]);
+        assert!(loads.is_set_aside(e) && !loads.is_set_aside(a));
+        assert_eq!((loads.smallest(), loads.largest()), (Some(2), Some(9)));
+        // Java, over the sizes 2, 3, 7, 9: 1 + 5 + 7 + 4 + 6 + 2.
+        assert_eq!(loads.score(), 25);
+
+        let mut huge = LoadOrder::new(&g);
+        for (m, size) in [(a, 5), (b, 1), (c, (1 << 30) + 1)] {
+            huge.enter(m, size);
+        }
+        // 4 + 2^30 - 4 + 2^30 = 2^31, which Java's int sum wraps to its minimum.
+        assert_eq!(huge.score(), i32::MIN);
+    }
+
+    /// Cached answers hold until the next size change; the smallest subscriber offered first
+    /// stands for the epoch.
+    #[test]
+    fn cached_answers_hold_until_the_next_size_change() {
+        let (t, u) = (TopicIdx(0), TopicIdx(1));
+        let mut cache = Cache::new(2);
+        assert_eq!((cache.balanced(), cache.first_subscriber(t), cache.min_subscriber(t)), (None, None, None));
+        cache.set_balanced(false);
+        cache.set_first_subscriber(t, Some(MemberIdx(1)));
+        cache.set_first_subscriber(u, None);
+        cache.offer_min_subscriber(t, 3);
+        cache.offer_min_subscriber(t, 5);
+        assert_eq!(cache.balanced(), Some(false));
+        assert_eq!((cache.first_subscriber(t), cache.first_subscriber(u)), (Some(Some(MemberIdx(1))), Some(None)));
+        assert_eq!((cache.min_subscriber(t), cache.min_subscriber(u)), (Some(3), None));
+        cache.invalidate();
+        assert_eq!((cache.balanced(), cache.first_subscriber(t), cache.min_subscriber(t)), (None, None, None));
+        cache.set_balanced(true);
+        cache.offer_min_subscriber(t, 5);
+        assert_eq!((cache.balanced(), cache.min_subscriber(t)), (Some(true), Some(5)));
+    }
+
+    /// The budget allows exactly `limit` moves; the next one is an error.
+    #[test]
+    fn the_move_budget_allows_exactly_its_limit() {
+        let mut budget = MoveBudget::new(3);
+        for _ in 0..3 {
+            assert!(budget.spend().is_ok());
+        }
+        assert!(matches!(budget.spend(), Err(AssignError::KafkaThrows(_))));
+    }
 
     /// Holes left by moves are skipped and compacted without changing any list's order.
     #[test]
