@@ -1,10 +1,11 @@
 //! Rules of the sticky assignors that Kafka's tests never exercise: the generation a member's
-//! claim carries when its user data is of another strategy or unreadable, whom a withheld
-//! partition is withheld from when two members claimed it, and what the walkthrough says about
-//! the partitions a member gives up and the members passed over on the rack pass. Each case turns
-//! on one rule, and the comment gives the answer a wrong rule would produce. The user-data cases
-//! are Kafka's Java answers (its assignors' `assign(partitionsPerTopic, subscriptions)` on the
-//! same subscriptions, from a harness outside the repository).
+//! claim carries when its user data is of another strategy, unreadable or of version 0, a
+//! previous owner set aside from balancing, a topic listed twice, whom a withheld partition is
+//! withheld from when two members claimed it, and what the walkthrough says about the partitions
+//! a member gives up and the members passed over on the rack pass. Each case turns on one rule,
+//! and the comment gives the answer a wrong rule would produce. The user-data cases are Kafka's
+//! Java answers (its assignors' `assign(partitionsPerTopic, subscriptions)` on the same
+//! subscriptions, from a harness outside the repository).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
