@@ -1,5 +1,6 @@
 //! Reading FILE arguments: a scenario file (what the playground exports) or one group snapshot in
-//! the `batch` format, which opens as a fresh scenario.
+//! the `batch` format, classic or `"protocol":"consumer"`, which opens as the scenario of its
+//! rebalance (`scenario::read_file`).
 
 use std::io::Read;
 use std::path::Path;

@@ -18,16 +18,19 @@
 //! members in input order, partitions sorted by (topic, partition) since the assignor returns sets.
 //! Where Kafka throws, `"assignment":null` and `"error":"<ExceptionClass>: <message>"`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
+use std::sync::Arc;
 
 use assignor::consumer_group::{
     target_assignment, ConsumerGroup, ConsumerMember, CoordinatorError, ServerAssignor, TopicImage,
 };
-use assignor::Uuid;
+use assignor::{Strategy, Uuid};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
+
+use crate::format::{previous_key, ConsumerSpec, Owned, Previous, Scenario, TopicSpec, CONSUMER_PROTOCOL};
 
 /// The value of `protocol` that marks a consumer-protocol line.
 pub const PROTOCOL: &str = "consumer";
@@ -114,10 +117,14 @@ impl ConsumerSnapshot {
         if self.protocol != PROTOCOL {
             return Err(field("protocol", format!("expected {PROTOCOL:?}, got {:?}", self.protocol)));
         }
-        let assignor: ServerAssignor = self.strategy.parse().map_err(|e| field("strategy", format!("{e}")))?;
+        let assignor = self.assignor()?;
         let mut ids: HashMap<&str, Uuid> = HashMap::with_capacity(self.topic_ids.len());
         let mut names_by_id: HashMap<Uuid, &str> = HashMap::with_capacity(self.topic_ids.len());
         for (name, text) in &self.topic_ids {
+            // Kafka's reserved ids are never a topic's, as a scenario's `topics[].id` says.
+            if let Some(problem) = crate::topic_id::problem(text) {
+                return Err(field(format!("topic_ids.{name}"), problem));
+            }
             let id: Uuid = text.parse().map_err(|e| field(format!("topic_ids.{name}"), format!("{e}")))?;
             if let Some(other) = names_by_id.insert(id, name) {
                 return Err(field(format!("topic_ids.{name}"), format!("same id as {other:?}")));
@@ -126,6 +133,12 @@ impl ConsumerSnapshot {
         }
         let mut topics = Vec::with_capacity(self.topics.len());
         for (name, partitions) in &self.topics {
+            // What a classic line refuses of its topics, in the same words (`Snapshot::to_group`).
+            let problem = crate::validate::topic_name_problem(name)
+                .or_else(|| crate::validate::partition_count_problem(u64::from(*partitions)));
+            if let Some(problem) = problem {
+                return Err(field(format!("topics.{name}"), problem));
+            }
             let id = *ids.get(name.as_str()).ok_or_else(|| field("topic_ids", format!("no id for topic {name:?}")))?;
             topics.push(TopicImage { name: name.clone(), id, partitions: *partitions });
         }
@@ -157,6 +170,106 @@ impl ConsumerSnapshot {
             });
         }
         Ok((assignor, ConsumerGroup { topics, members }))
+    }
+}
+
+impl ConsumerSnapshot {
+    /// The server-side assignor the line names.
+    fn assignor(&self) -> Result<ServerAssignor, ConsumerLineError> {
+        self.strategy.parse().map_err(|e| field("strategy", format!("{e}")))
+    }
+
+    /// Reads a line known to be a consumer-protocol one ([`is_consumer_line`]): its shape only.
+    pub fn read(line: &str) -> Result<ConsumerSnapshot, ConsumerLineError> {
+        serde_json::from_str(line).map_err(|e| ConsumerLineError::NotASnapshot(e.to_string()))
+    }
+
+    /// The coordinator's new target for this line, members in input order: `kap batch`'s answer.
+    pub fn target(&self) -> Result<MemberPartitions, ConsumerLineError> {
+        let (assignor, group) = self.to_group()?;
+        let target = target_assignment(assignor, &group).map_err(ConsumerLineError::Coordinator)?;
+        Ok(group
+            .members
+            .iter()
+            .map(|m| {
+                let list = target.members.get(&m.id).map(Vec::as_slice).unwrap_or_default();
+                (m.id.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect())
+            })
+            .collect())
+    }
+
+    /// The line as a scenario on the consumer protocol, for `kap show`, `explain`, `link` and the
+    /// page's import: the same rebalance. The topics keep their ids, the members their order
+    /// (the member map's) and ids, and each member's `owned` is its current target under both
+    /// server-side assignors ([`crate::Model::current_target`]) and what it consumes under every
+    /// classic strategy. Each consumer lists the classic strategy closest to the line's assignor
+    /// ([`closest_classic_strategy`]), for the classic panels.
+    ///
+    /// A deleted topic that only `owned` names keeps its partitions in the previous assignment, by
+    /// name, where the model drops them as the coordinator drops a deleted topic from a target
+    /// whole; its id is not kept (a scenario's ids belong to its topics). The one thing that id
+    /// decides is its place in the Java `HashMap` of that member's target, which reorders the other
+    /// topics only when the map's table grows: more than 12 topics in one member's target.
+    ///
+    /// Only the strategy is checked here; [`ConsumerSnapshot::target`] checks the rest.
+    pub fn to_scenario(&self) -> Result<Scenario, ConsumerLineError> {
+        let assignor = self.assignor()?;
+        let ids: HashMap<&str, &str> = self.topic_ids.iter().map(|(name, id)| (name.as_str(), id.as_str())).collect();
+        let topics = self
+            .topics
+            .iter()
+            .map(|(name, partitions)| TopicSpec {
+                id: ids.get(name.as_str()).map(|id| id.to_string()),
+                ..TopicSpec::new(name.clone(), *partitions)
+            })
+            .collect();
+        let classic = closest_classic_strategy(assignor);
+        let consumers = self
+            .members
+            .iter()
+            .map(|m| ConsumerSpec {
+                id: m.id.clone(),
+                instance_id: m.instance_id.clone(),
+                rack: m.rack.clone(),
+                topics: m.topics.clone(),
+                patterns: Vec::new(),
+                strategies: vec![classic.name().to_string()],
+            })
+            .collect();
+        Ok(Scenario {
+            protocol: Some(CONSUMER_PROTOCOL.to_string()),
+            // `uniform`, the broker's default, is left out, as `kap import` leaves it out.
+            remote_assignor: (assignor != ServerAssignor::Uniform).then(|| assignor.name().to_string()),
+            topics,
+            consumers,
+            previous: self.previous(),
+            ..Scenario::default()
+        })
+    }
+
+    /// Every member's `owned` under every strategy's name, or `None` when nobody owns anything.
+    fn previous(&self) -> Option<Previous> {
+        if self.members.iter().all(|m| m.owned.is_empty()) {
+            return None;
+        }
+        let owned: Arc<Owned> = Arc::new(self.members.iter().map(|m| (m.id.clone(), m.owned.clone())).collect());
+        let classic = Strategy::ALL.iter().map(|s| s.name());
+        let server = ServerAssignor::ALL.iter().map(|&a| previous_key(a));
+        let assignments = classic.chain(server).map(|name| (name.to_string(), Arc::clone(&owned))).collect();
+        // The consumer protocol has no generations; the classic panels read this one as a settled
+        // group's, as `kap import` writes it.
+        Some(Previous { generation: 1, generations: BTreeMap::new(), assignments })
+    }
+}
+
+/// The classic strategy whose answer is closest to a server-side assignor's, for a consumer-protocol
+/// group's classic panels: `uniform` keeps what each member owns up to its quota, as
+/// cooperative-sticky keeps a balanced assignment; the server `range` gives the client range's
+/// (non-rack-aware) answer.
+pub fn closest_classic_strategy(assignor: ServerAssignor) -> Strategy {
+    match assignor {
+        ServerAssignor::Uniform => Strategy::CooperativeSticky,
+        ServerAssignor::Range => Strategy::Range,
     }
 }
 
@@ -223,20 +336,7 @@ pub fn answer(line: &str) -> ConsumerAnswer {
         }
     };
     let id = raw.get("id").cloned().unwrap_or(serde_json::Value::Null);
-    let result = serde_json::from_str::<ConsumerSnapshot>(line)
-        .map_err(|e| ConsumerLineError::NotASnapshot(e.to_string()))
-        .and_then(|snapshot| snapshot.to_group())
-        .and_then(|(assignor, group)| {
-            let target = target_assignment(assignor, &group).map_err(ConsumerLineError::Coordinator)?;
-            Ok(group
-                .members
-                .iter()
-                .map(|m| {
-                    let list = target.members.get(&m.id).map(Vec::as_slice).unwrap_or_default();
-                    (m.id.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect())
-                })
-                .collect())
-        });
+    let result = ConsumerSnapshot::read(line).and_then(|snapshot| snapshot.target());
     ConsumerAnswer { id, result }
 }
 

@@ -50,6 +50,8 @@ pub enum ReadError {
     NotASnapshot(String),
     /// A snapshot that cannot be assigned, and why.
     InvalidSnapshot(String),
+    /// A `"protocol":"consumer"` line refused as `kap batch` refuses it, with its message.
+    ConsumerLine(consumer_snapshot::ConsumerLineError),
     /// Written by a newer version, in this format.
     FutureVersion(u64),
     /// A scenario that cannot run: its first error, with where it is.
@@ -63,6 +65,7 @@ impl std::fmt::Display for ReadError {
             ReadError::NotAScenario(why) => write!(f, "not a scenario: {why}"),
             ReadError::NotASnapshot(why) => write!(f, "not a group snapshot: {why}"),
             ReadError::InvalidSnapshot(why) => write!(f, "{why}"),
+            ReadError::ConsumerLine(why) => write!(f, "{why}"),
             ReadError::FutureVersion(v) => {
                 write!(f, "this scenario was written by a newer version (format {v}); this one reads up to {VERSION}")
             }
@@ -72,6 +75,12 @@ impl std::fmt::Display for ReadError {
 }
 
 impl std::error::Error for ReadError {}
+
+impl From<consumer_snapshot::ConsumerLineError> for ReadError {
+    fn from(error: consumer_snapshot::ConsumerLineError) -> Self {
+        ReadError::ConsumerLine(error)
+    }
+}
 
 impl From<Problem> for ReadError {
     fn from(problem: Problem) -> Self {
@@ -97,13 +106,21 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, ReadError> {
 
 /// Opens a file a person hands us: a scenario file (what the playground exports) or one group
 /// snapshot in the `kap batch` format, which opens as the scenario of its rebalance
-/// ([`Snapshot::to_scenario`]).
+/// ([`Snapshot::to_scenario`], or [`consumer_snapshot::ConsumerSnapshot::to_scenario`] for a
+/// `"protocol":"consumer"` line).
 pub fn read_file(text: &str) -> Result<Scenario, ReadError> {
     // Which format, by its top-level keys: the text is skimmed, no tree of a large file is built.
     use serde::de::IgnoredAny;
     serde_json::from_str::<IgnoredAny>(text).map_err(|e| ReadError::NotJson(e.to_string()))?;
     let keys = serde_json::from_str::<BTreeMap<String, IgnoredAny>>(text).unwrap_or_default();
     if keys.contains_key("strategy") && keys.contains_key("members") {
+        if keys.contains_key("protocol") && consumer_snapshot::is_consumer_line(text) {
+            // One rulebook: refused where `kap batch` refuses the line (the coordinator's throws
+            // included, so `explain` always ends in its answer), with its message; then the page's.
+            let snapshot = consumer_snapshot::ConsumerSnapshot::read(text)?;
+            snapshot.target()?;
+            return Ok(validate::checked(snapshot.to_scenario()?)?);
+        }
         let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| ReadError::NotASnapshot(e.to_string()))?;
         // One rulebook: a snapshot opens only where the page would open its scenario, refused
         // with the page's message; then what only a snapshot can get wrong (racks per partition).
