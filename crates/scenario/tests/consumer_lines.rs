@@ -1,0 +1,238 @@
+//! A `kap batch` consumer-protocol line (KIP-848) opened as a file (`scenario::read_file`, what
+//! `kap show`, `explain`, `link` and the page's import read): the scenario of the same rebalance,
+//! whose target under the line's assignor is the line's answer, refused exactly where the line is,
+//! with its message.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assignor::consumer_group::ServerAssignor;
+use proptest::prelude::*;
+use scenario::consumer_snapshot::{self, ConsumerLineError};
+use scenario::report::{walk, Report};
+use scenario::{link, read_file, ReadError, StrategyId};
+use serde_json::{json, Value};
+
+#[test]
+fn a_line_opens_as_its_scenario() {
+    // "gone" was deleted: only B's current target names it.
+    let line = r#"{"id":"g1","protocol":"consumer","strategy":"range",
+        "topics":{"orders":4,"ads":0},
+        "topic_ids":{"orders":"eZUeEuqvSSGGPuIabmBwqg","ads":"b5urPkmCSDOfZwlN8GMxUQ","gone":"o8PIcShyRL6cLz1qd5WPig"},
+        "members":[{"id":"B","instance_id":"b-1","rack":"r1","topics":["orders","missing"],"owned":[["orders",3],["gone",0]]},
+                   {"id":"A","topics":["orders"],"owned":[["orders",1],["orders",0]]}]}"#;
+    let scenario = read_file(line).unwrap();
+    let owned = json!({"A": [["orders", 1], ["orders", 0]], "B": [["orders", 3], ["gone", 0]]});
+    assert_eq!(
+        serde_json::from_str::<Value>(&scenario::to_json(&scenario)).unwrap(),
+        json!({
+            "version": 1,
+            "protocol": "consumer",
+            "remote_assignor": "range",
+            "topics": [
+                {"name": "orders", "partitions": 4, "id": "eZUeEuqvSSGGPuIabmBwqg"},
+                {"name": "ads", "partitions": 0, "id": "b5urPkmCSDOfZwlN8GMxUQ"}
+            ],
+            "consumers": [
+                {"id": "B", "instance_id": "b-1", "rack": "r1", "topics": ["orders", "missing"], "strategies": ["range"]},
+                {"id": "A", "topics": ["orders"], "strategies": ["range"]}
+            ],
+            "previous": {"generation": 1, "assignments": {
+                "consumer-range": owned, "cooperative-sticky": owned, "range": owned,
+                "roundrobin": owned, "sticky": owned, "uniform": owned
+            }}
+        })
+    );
+    // The current target the coordinator starts from drops the deleted topic, as Kafka's does.
+    let report = Report::new(&scenario);
+    let range = report.server(ServerAssignor::Range).unwrap();
+    assert_eq!(scenario::compact(&range.before["B"]), "orders:3");
+    // Range is not sticky since KAFKA-16944: A's orders-0 and orders-1 go to B.
+    assert_eq!(
+        serde_json::to_value(scenario::model::lists_to_pairs(&range.target)).unwrap(),
+        json!({"A": [["orders", 2], ["orders", 3]], "B": [["orders", 0], ["orders", 1]]})
+    );
+    assert_eq!(answer(line), Ok(json!({"B": [["orders", 0], ["orders", 1]], "A": [["orders", 2], ["orders", 3]]})));
+}
+
+#[test]
+fn uniform_is_left_out_and_an_empty_group_has_no_history() {
+    let line = r#"{"protocol":"consumer","strategy":"uniform","topics":{"t":2},"topic_ids":{"t":"eZUeEuqvSSGGPuIabmBwqg"},
+        "members":[{"id":"C0","topics":["t"]}]}"#;
+    let scenario = read_file(line).unwrap();
+    assert!(scenario.consumer_protocol());
+    assert_eq!(scenario.remote_assignor, None);
+    assert_eq!(scenario.consumers[0].strategies, ["cooperative-sticky"]);
+    assert_eq!(scenario.previous, None);
+}
+
+#[test]
+fn a_refused_line_says_what_kap_batch_says() {
+    let ids = r#""topic_ids":{"a":"eZUeEuqvSSGGPuIabmBwqg"}"#;
+    for (line, message) in [
+        (
+            r#"{"protocol":"consumer","strategy":"range","topics":{"a":1},"topic_ids":{},"members":[]}"#.to_string(),
+            r#"topic_ids: no id for topic "a""#,
+        ),
+        (
+            format!(r#"{{"protocol":"consumer","strategy":"sticky","topics":{{"a":1}},{ids},"members":[]}}"#),
+            r#"strategy: unknown server assignor "sticky" (expected uniform or range)"#,
+        ),
+        (
+            format!(r#"{{"protocol":"bogus","strategy":"uniform","topics":{{"a":1}},{ids},"members":[]}}"#),
+            r#"protocol: expected "consumer", got "bogus""#,
+        ),
+        (
+            format!(
+                r#"{{"protocol":"consumer","strategy":"uniform","topics":{{"a":1}},{ids},"members":[{{"id":"A"}},{{"id":"A"}}]}}"#
+            ),
+            r#"members[1].id: duplicate member id "A""#,
+        ),
+        (
+            format!(
+                r#"{{"protocol":"consumer","strategy":"uniform","topics":{{"a":1}},{ids},"members":[{{"id":"A","owned":[["b",0]]}}]}}"#
+            ),
+            r#"members[0].owned: topic "b" has no id in topic_ids"#,
+        ),
+        (
+            r#"{"protocol":"consumer","strategy":"range","topics":{"a b":1},"topic_ids":{"a b":"eZUeEuqvSSGGPuIabmBwqg"},"members":[]}"#.to_string(),
+            r#"topics.a b: ' ' is not allowed in a topic name (letters, digits, '.', '_' and '-' are)"#,
+        ),
+        (
+            r#"{"protocol":"consumer","strategy":"range","topics":{"a":1},"topic_ids":{"a":"AAAAAAAAAAAAAAAAAAAAAA"},"members":[]}"#.to_string(),
+            "topic_ids.a: AAAAAAAAAAAAAAAAAAAAAA is Kafka's reserved ZERO_UUID, never a topic's id",
+        ),
+        (
+            format!(r#"{{"protocol":"consumer","strategy":"range","topics":{{"a":1}},{ids},"members":[],"group":"g"}}"#),
+            "not a consumer group snapshot: unknown field `group`, expected one of `id`, `protocol`, `strategy`, \
+             `topics`, `topic_ids`, `members` at line 1 column 122",
+        ),
+        // A ghost partition kept by uniform's homogeneous builder leaves a real one unassigned.
+        (
+            format!(
+                r#"{{"protocol":"consumer","strategy":"uniform","topics":{{"a":3}},{ids},"members":[{{"id":"A","topics":["a"],"owned":[["a",7]]}},{{"id":"B","topics":["a"]}}]}}"#
+            ),
+            "PartitionAssignorException: Partitions were left unassigned",
+        ),
+        (
+            format!(
+                r#"{{"protocol":"consumer","strategy":"uniform","topics":{{"a":3}},{ids},"members":[{{"id":"A","topics":["a"],"owned":[["a",7]]}},{{"id":"B","topics":[]}}]}}"#
+            ),
+            "ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3",
+        ),
+    ] {
+        assert_eq!(answer(&line).unwrap_err(), message, "{line}");
+        let error = read_file(&line).unwrap_err();
+        assert!(matches!(error, ReadError::ConsumerLine(_)), "{line}: {error:?}");
+        assert_eq!(error.to_string(), message, "{line}");
+    }
+}
+
+/// `kap batch`'s answer to `line`: the assignment, or its error.
+fn answer(line: &str) -> Result<Value, String> {
+    let answer = serde_json::to_value(consumer_snapshot::answer(line)).unwrap();
+    match answer["error"].as_str() {
+        Some(error) => Err(error.to_string()),
+        None => Ok(answer["assignment"].clone()),
+    }
+}
+
+/// A consumer-protocol line: up to five members (ids out of order, some static) on some of three
+/// topics and one that does not exist, owning partitions of them, of two deleted topics, and now
+/// and then one the topic does not have.
+fn random_line() -> impl Strategy<Value = String> {
+    let topics = prop::collection::vec(0u32..7, 3);
+    let member = (
+        0u32..4,
+        prop::collection::vec(0usize..4, 0..4),
+        prop::collection::vec((0usize..5, 0u32..8), 0..7),
+        prop::bool::weighted(0.2),
+    );
+    (topics, prop::collection::vec(member, 0..6), prop::bool::ANY, 0usize..5).prop_map(
+        |(counts, members, uniform, rotate)| {
+            let names = ["a", "b", "c", "missing", "gone-1", "gone-2"];
+            let exists = |t: usize| t < 3;
+            let mut seen = std::collections::HashSet::new();
+            let members: Vec<Value> = members
+                .into_iter()
+                .enumerate()
+                .map(|(i, (static_member, topics, owned, ghost))| {
+                    let mut topics: Vec<&str> = topics.into_iter().map(|t| names[t]).collect();
+                    topics.dedup();
+                    // Most partitions exist; a ghost is one past the topic's last.
+                    let owned: Vec<Value> = owned
+                        .into_iter()
+                        .map(|(t, p)| {
+                            let t = if t >= 3 { t + 1 } else { t };
+                            let p = if exists(t) && !ghost { p % counts[t].max(1) } else { p };
+                            json!([names[t], p])
+                        })
+                        .filter(|tp| seen.insert(tp.to_string()) || i % 2 == 0)
+                        .collect();
+                    json!({
+                        "id": format!("m{}", (i + rotate) % 6),
+                        "instance_id": (static_member == 0).then(|| format!("i{i}")),
+                        "topics": topics,
+                        "owned": owned,
+                    })
+                })
+                .collect();
+            let id = |name: &str| scenario::topic_id::derived(&format!("id-{name}")).to_string();
+            json!({
+                "id": rotate,
+                "protocol": "consumer",
+                "strategy": if uniform { "uniform" } else { "range" },
+                "topics": {"a": counts[0], "b": counts[1], "c": counts[2]},
+                "topic_ids": {"a": id("a"), "b": id("b"), "c": id("c"), "gone-1": id("gone-1"), "gone-2": id("gone-2")},
+                "members": members,
+            })
+            .to_string()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x6c69_6e65),
+        .. ProptestConfig::default()
+    })]
+
+    /// The scenario's target under the line's assignor, in the report and at the end of its
+    /// walkthrough, is `kap batch`'s answer; the link opens to the same scenario; a refused line
+    /// is refused with `kap batch`'s message.
+    #[test]
+    fn a_line_as_a_scenario_has_kap_batchs_answer(line in random_line()) {
+        let opened = read_file(&line);
+        let answer = match answer(&line) {
+            Err(error) => {
+                prop_assert_eq!(opened.map(|_| ()).map_err(|e| e.to_string()), Err(error));
+                return Ok(());
+            }
+            Ok(answer) => answer,
+        };
+        let scenario = opened.unwrap();
+        let assignor = scenario.server_assignor().unwrap();
+        let strategy = serde_json::from_str::<Value>(&line).unwrap()["strategy"].clone();
+        prop_assert_eq!(assignor.name(), strategy.as_str().unwrap());
+        // The answer lists members in input order: as a map, member order aside.
+        let answer: serde_json::Map<String, Value> = answer.as_object().unwrap().clone();
+        let report = Report::new(&scenario);
+        let target = serde_json::to_value(scenario::model::lists_to_pairs(&report.server(assignor).unwrap().target)).unwrap();
+        prop_assert_eq!(&target, &Value::Object(answer.clone()));
+        let model = scenario::Model::new(&scenario).unwrap();
+        let id: StrategyId = scenario::format::previous_key(assignor).parse().unwrap();
+        let walked = walk(&model, id, |_| {}).unwrap();
+        prop_assert_eq!(serde_json::to_value(scenario::model::lists_to_pairs(&walked.assignment)).unwrap(), target);
+        prop_assert_eq!(link::decode(&link::encode(&scenario)).unwrap(), scenario);
+    }
+}
+
+#[test]
+fn a_line_refused_by_the_page_alone_names_the_field() {
+    // Kafka's member ids are never empty; the page needs one to show the member.
+    let line = r#"{"protocol":"consumer","strategy":"uniform","topics":{},"topic_ids":{},"members":[{"id":" "}]}"#;
+    assert_eq!(answer(line), Ok(json!({" ": []})));
+    let error = read_file(line).unwrap_err();
+    assert_eq!(error.to_string(), "consumer 1 id: a consumer needs an id");
+    assert!(!matches!(error, ReadError::ConsumerLine(ConsumerLineError::Field { .. })));
+}
