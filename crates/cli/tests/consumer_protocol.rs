@@ -253,3 +253,126 @@ fn explain_walks_uniform_and_server_range_step_by_step() {
     let (ok, _, err) = kap(&["explain", "--strategy", "consumer-sticky", "-"], &scenario);
     assert!(!ok && err.contains("uniform or consumer-range"), "{err}");
 }
+
+/// A `"protocol":"consumer"` batch line: up to five members (ids out of order, some static) on some
+/// of three topics and one that does not exist, owning partitions of them and of a deleted topic;
+/// now and then one a topic does not have, on which Kafka's coordinator may throw.
+fn random_line(rng: &mut Lcg) -> String {
+    let counts: Vec<u64> = (0..3).map(|_| rng.below(7)).collect();
+    let names = ["a", "b", "c", "missing", "gone"];
+    let members: Vec<Value> = (0..1 + rng.below(5))
+        .map(|i| {
+            let topics: Vec<&str> = names[..4].iter().copied().filter(|_| rng.below(3) == 0).collect();
+            let owned: Vec<Value> = (0..rng.below(5))
+                .map(|_| {
+                    let t = [0, 1, 2, 4][rng.below(4) as usize];
+                    let ghost = rng.below(20) == 0;
+                    let p = if t < 3 && !ghost { rng.below(counts[t].max(1)) } else { rng.below(8) };
+                    json!([names[t], p])
+                })
+                .collect();
+            json!({
+                "id": format!("m{}", (i * 3) % 5),
+                "instance_id": (rng.below(4) == 0).then(|| format!("i{i}")),
+                "topics": topics,
+                "owned": owned,
+            })
+        })
+        .collect();
+    let id = |name: &str| scenario::topic_id::derived(&format!("id-{name}")).to_string();
+    let strategy = ["uniform", "range"][rng.below(2) as usize];
+    json!({
+        "protocol": "consumer",
+        "strategy": strategy,
+        "topics": {"a": counts[0], "b": counts[1], "c": counts[2]},
+        "topic_ids": {"a": id("a"), "b": id("b"), "c": id("c"), "gone": id("gone")},
+        "members": members,
+    })
+    .to_string()
+}
+
+/// The scenario in `kap link`'s output, opened as the page opens a link.
+fn linked(line: &str) -> Result<scenario::Scenario, String> {
+    let (ok, out, err) = kap(&["link", "-"], line);
+    if !ok {
+        return Err(err);
+    }
+    let fragment = out.trim().split_once('#').unwrap().1;
+    Ok(scenario::link::decode(fragment).unwrap())
+}
+
+/// Issue 13: a consumer line given to `show`, `explain` and `link` keeps its history. Each
+/// member's `owned` is its current target: `show`'s target for the line's assignor and `explain`'s
+/// last step are `kap batch`'s answer, and the link opens to the scenario the line is; a line
+/// `kap batch` refuses, they refuse with its message.
+#[test]
+fn a_consumer_line_given_to_show_explain_and_link_is_kap_batchs_answer() {
+    let mut rng = Lcg(0x6c69_6e65);
+    let lines: Vec<String> = (0..40).map(|_| random_line(&mut rng)).collect();
+    let (ok, answers, err) = kap(&["batch"], &lines.join("\n"));
+    assert!(ok, "{err}");
+    let (mut answered, mut refused) = (0, 0);
+    for (line, answer) in lines.iter().zip(answers.lines()) {
+        let answer: Value = serde_json::from_str(answer).unwrap();
+        let strategy = serde_json::from_str::<Value>(line).unwrap()["strategy"].as_str().unwrap().to_string();
+        let walked = if strategy == "uniform" { "uniform" } else { "consumer-range" };
+        if let Some(error) = answer["error"].as_str() {
+            let expected = format!("kap: -: {error}\n");
+            for args in
+                [&["show", "--json", "-"][..], &["explain", "--json", "--strategy", walked, "-"], &["link", "-"]]
+            {
+                let (ok, _, err) = kap(args, line);
+                assert!(!ok, "{args:?} {line}");
+                assert_eq!(err, expected, "{args:?} {line}");
+            }
+            refused += 1;
+            continue;
+        }
+        let shown = show_json(line);
+        assert_eq!(shown["consumer_protocol"]["remote_assignor"], strategy.as_str());
+        assert_eq!(shown["consumer_protocol"]["assignors"][&strategy]["assignment"], answer["assignment"], "{line}");
+        let (steps, assignment) = explain_json(line, walked);
+        assert_eq!(assignment, answer["assignment"], "{line}");
+        let members: Vec<String> = answer["assignment"].as_object().unwrap().keys().cloned().collect();
+        let members: Vec<&str> = members.iter().map(String::as_str).collect();
+        assert_eq!(Value::Object(replay(&steps, &members)), assignment, "{line}");
+        assert_eq!(linked(line), Ok(scenario::read_file(line).unwrap()), "{line}");
+        answered += 1;
+    }
+    assert!(answered >= 30 && refused >= 2, "{answered} answered, {refused} refused");
+}
+
+/// A small line worked by hand: B's current target is all of `t` and a partition of the deleted
+/// topic `gone`; A joins. Uniform lets A, first in member order, hold 2: B keeps `t-0`.
+#[test]
+fn a_consumer_line_keeps_its_history_in_show_explain_and_link() {
+    let line = r#"{"protocol":"consumer","strategy":"uniform","topics":{"t":3},
+        "topic_ids":{"t":"eZUeEuqvSSGGPuIabmBwqg","gone":"b5urPkmCSDOfZwlN8GMxUQ"},
+        "members":[{"id":"A","topics":["t"]},{"id":"B","topics":["t"],"owned":[["t",0],["t",1],["t",2],["gone",0]]}]}"#;
+    let (ok, answer, err) = kap(&["batch"], &line.replace('\n', ""));
+    assert!(ok, "{err}");
+    assert_eq!(answer, "{\"id\":null,\"assignment\":{\"A\":[[\"t\",1],[\"t\",2]],\"B\":[[\"t\",0]]},\"error\":null}\n");
+    let shown = show_json(line);
+    let uniform = &shown["consumer_protocol"]["assignors"]["uniform"];
+    assert_eq!(uniform["assignment"], json!({"A": [["t", 1], ["t", 2]], "B": [["t", 0]]}));
+    assert_eq!(uniform["moved"].as_array().map(Vec::len), Some(2), "{uniform}");
+    let (ok, text, err) = kap(&["explain", "--strategy", "uniform", "-"], line);
+    assert!(ok, "{err}");
+    assert!(text.contains("B keeps t-0, which it owned."), "{text}");
+    let scenario = linked(line).unwrap();
+    assert_eq!(scenario.topics[0].id.as_deref(), Some("eZUeEuqvSSGGPuIabmBwqg"));
+    let owned = &scenario.previous.as_ref().unwrap().assignments["uniform"]["B"];
+    assert_eq!(owned, &[("t".to_string(), 0), ("t".into(), 1), ("t".into(), 2), ("gone".into(), 0)]);
+}
+
+#[test]
+fn a_malformed_consumer_line_gives_kap_batchs_message_everywhere() {
+    let line = r#"{"protocol":"consumer","strategy":"uniform","topics":{"t":3},"topic_ids":{},"members":[]}"#;
+    let (_, answer, _) = kap(&["batch"], line);
+    assert_eq!(answer, "{\"id\":null,\"assignment\":null,\"error\":\"topic_ids: no id for topic \\\"t\\\"\"}\n");
+    for args in [&["show", "-"][..], &["explain", "--strategy", "uniform", "-"], &["link", "-"]] {
+        let (ok, out, err) = kap(args, line);
+        assert!(!ok && out.is_empty(), "{args:?}");
+        assert_eq!(err, "kap: -: topic_ids: no id for topic \"t\"\n", "{args:?}");
+    }
+}

@@ -46,7 +46,8 @@ fn a_line_opens_as_its_scenario() {
     let report = Report::new(&scenario);
     let range = report.server(ServerAssignor::Range).unwrap();
     assert_eq!(scenario::compact(&range.before["B"]), "orders:3");
-    // Range is not sticky since KAFKA-16944: A's orders-0 and orders-1 go to B.
+    // Range is not sticky since KAFKA-16944 and deals static members first: B takes orders-0 and
+    // orders-1 from A.
     assert_eq!(
         serde_json::to_value(scenario::model::lists_to_pairs(&range.target)).unwrap(),
         json!({"A": [["orders", 2], ["orders", 3]], "B": [["orders", 0], ["orders", 1]]})
