@@ -121,10 +121,6 @@ impl ConsumerSnapshot {
         let mut ids: HashMap<&str, Uuid> = HashMap::with_capacity(self.topic_ids.len());
         let mut names_by_id: HashMap<Uuid, &str> = HashMap::with_capacity(self.topic_ids.len());
         for (name, text) in &self.topic_ids {
-            // Kafka's reserved ids are never a topic's, as a scenario's `topics[].id` says.
-            if let Some(problem) = crate::topic_id::problem(text) {
-                return Err(field(format!("topic_ids.{name}"), problem));
-            }
             let id: Uuid = text.parse().map_err(|e| field(format!("topic_ids.{name}"), format!("{e}")))?;
             if let Some(other) = names_by_id.insert(id, name) {
                 return Err(field(format!("topic_ids.{name}"), format!("same id as {other:?}")));
