@@ -17,6 +17,9 @@
 //! The answer is a classic line's: `{"id":…,"assignment":{member:[[topic,partition],…]},"error":null}`,
 //! members in input order, partitions sorted by (topic, partition) since the assignor returns sets.
 //! Where Kafka throws, `"assignment":null` and `"error":"<ExceptionClass>: <message>"`.
+//!
+//! Given to `kap show`, `explain` or `link` (or the page's import), the line opens as the scenario
+//! of the same rebalance ([`ConsumerSnapshot::to_scenario`], through [`crate::read_file`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -205,7 +208,8 @@ impl ConsumerSnapshot {
     /// name, where the model drops them as the coordinator drops a deleted topic from a target
     /// whole; its id is not kept (a scenario's ids belong to its topics). The one thing that id
     /// decides is its place in the Java `HashMap` of that member's target, which reorders the other
-    /// topics only when the map's table grows: more than 12 topics in one member's target.
+    /// topics only when the map's table grows: more than 12 topics, deleted ones counted, in one
+    /// member's target.
     ///
     /// Only the strategy is checked here; [`ConsumerSnapshot::target`] checks the rest.
     pub fn to_scenario(&self) -> Result<Scenario, ConsumerLineError> {
