@@ -170,9 +170,7 @@ impl ConsumerSnapshot {
         }
         Ok((assignor, ConsumerGroup { topics, members }))
     }
-}
 
-impl ConsumerSnapshot {
     /// The server-side assignor the line names.
     fn assignor(&self) -> Result<ServerAssignor, ConsumerLineError> {
         self.strategy.parse().map_err(|e| field("strategy", format!("{e}")))
