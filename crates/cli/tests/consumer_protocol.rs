@@ -254,6 +254,10 @@ fn explain_walks_uniform_and_server_range_step_by_step() {
     assert!(!ok && err.contains("uniform or consumer-range"), "{err}");
 }
 
+/// Member ids whose Java hashes collide (`"Aa"` and `"BB"` hash alike), so that the order members
+/// enter the coordinator's `HashMap` decides its iteration order, and one that does not.
+const MEMBER_IDS: [&str; 5] = ["BBAa", "AaAa", "m1", "BBBB", "AaBB"];
+
 /// A `"protocol":"consumer"` batch line: up to five members (ids out of order, some static) on some
 /// of three topics and one that does not exist, owning partitions of them and of a deleted topic;
 /// now and then one a topic does not have, on which Kafka's coordinator may throw.
@@ -272,7 +276,7 @@ fn random_line(rng: &mut Lcg) -> String {
                 })
                 .collect();
             json!({
-                "id": format!("m{}", (i * 3) % 5),
+                "id": MEMBER_IDS[((i * 3) % 5) as usize],
                 "instance_id": (rng.below(4) == 0).then(|| format!("i{i}")),
                 "topics": topics,
                 "owned": owned,

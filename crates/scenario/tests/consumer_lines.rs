@@ -133,6 +133,10 @@ fn answer(line: &str) -> Result<Value, String> {
     }
 }
 
+/// Member ids whose Java hashes collide (`"Aa"` and `"BB"` hash alike), so that the order members
+/// enter the coordinator's `HashMap` decides its iteration order, and two that do not.
+const MEMBER_IDS: [&str; 6] = ["BBAa", "AaAa", "m1", "BBBB", "AaBB", "m0"];
+
 /// A consumer-protocol line: up to five members (ids out of order, some static) on some of three
 /// topics and one that does not exist, owning partitions of them, of two deleted topics, and now
 /// and then one the topic does not have.
@@ -166,7 +170,7 @@ fn random_line() -> impl Strategy<Value = String> {
                         .filter(|tp| seen.insert(tp.to_string()) || i % 2 == 0)
                         .collect();
                     json!({
-                        "id": format!("m{}", (i + rotate) % 6),
+                        "id": MEMBER_IDS[(i + rotate) % MEMBER_IDS.len()],
                         "instance_id": (static_member == 0).then(|| format!("i{i}")),
                         "topics": topics,
                         "owned": owned,
