@@ -16,6 +16,7 @@ use crate::state::{Action, State};
 use crate::ui::config::ConfigSection;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
+use crate::ui::explain::{StepAnswer, WalkSource};
 use crate::ui::intro::Intro;
 use crate::ui::panel::{Answer, MemberSource, StrategyPanel, Unanswered};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
@@ -182,12 +183,26 @@ pub fn App() -> Html {
             }))
         }
     });
+    // A walkthrough's steps: recorded and stepped through by the worker too.
+    let walks = use_memo((), {
+        let worker = Rc::clone(&worker);
+        move |_| {
+            WalkSource(Rc::new(move |request, scenario, answer: StepAnswer| match worker.as_ref() {
+                Some(worker) => worker.walk(request, scenario, move |frame| answer.emit(frame)),
+                None => {
+                    answer.emit(Err("The walkthrough cannot be computed: the compute worker did not start.".into()))
+                }
+            }))
+        }
+    });
     html! {
         <ContextProvider<Store> context={store.clone()}>
             <ContextProvider<Keeper> context={keeper}>
                 <ContextProvider<MemberSource> context={(*details).clone()}>
                     <ContextProvider<Writer> context={(*writer).clone()}>
-                        if *embed { <EmbedView /> } else { <Playground /> }
+                        <ContextProvider<WalkSource> context={(*walks).clone()}>
+                            if *embed { <EmbedView /> } else { <Playground /> }
+                        </ContextProvider<WalkSource>>
                     </ContextProvider<Writer>>
                 </ContextProvider<MemberSource>>
             </ContextProvider<Keeper>>

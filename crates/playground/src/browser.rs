@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use playground::travel::Texts;
-use playground::work::{Answer, Engine, Job, Queue, Reply, Request, Version};
+use playground::work::{Answer, Job, Queue, Reply, Request, Version, WalkFrame, WalkRequest};
 use scenario::digest::{MemberDetail, MemberRequest};
 use scenario::Scenario;
 use wasm_bindgen::{JsCast, JsValue};
@@ -15,27 +15,16 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::saved::{Unsaved, Write};
 use crate::ui::panel::Unanswered;
 
-/// The script Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link).
+/// The script Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link), and the
+/// two files it loads (Trunk names them after the binary).
 const WORKER_SCRIPT: &str = "worker_loader.js";
+const WORKER_GLUE: &str = "worker.js";
+const WORKER_WASM: &str = "worker_bg.wasm";
 
 /// The compute worker as the page talks to it: at most one request at the worker and one waiting
-/// (`work::Queue`), each answer handed to the page as it comes. Where no worker can start, the same
-/// `Engine` runs in the page instead, so the results are the same, only computed on this thread.
+/// (`work::Queue`), each answer handed to the page as it comes.
 #[derive(Clone)]
-pub struct ComputeWorker(Backend);
-
-#[derive(Clone)]
-enum Backend {
-    Worker(Rc<Connection>),
-    /// A sandboxed iframe (an embed without `allow-same-origin`) has an opaque origin, and a
-    /// browser refuses it a worker from the page's origin (`SecurityError`).
-    InPage(Rc<InPage>),
-}
-
-struct InPage {
-    engine: RefCell<Engine>,
-    answer: Box<dyn Fn(Answer)>,
-}
+pub struct ComputeWorker(Rc<Connection>);
 
 struct Connection {
     worker: web_sys::Worker,
@@ -48,6 +37,8 @@ struct Connection {
     /// Scenarios being written (`Request::Write`), by ticket.
     writes: RefCell<Vec<(u64, WriteWait)>>,
     next_ticket: std::cell::Cell<u64>,
+    /// Walkthrough steps asked for, waiting for the worker.
+    walks: RefCell<Vec<WalkWait>>,
 }
 
 /// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
@@ -56,15 +47,17 @@ type WriteWait = Box<dyn FnOnce(Option<Texts>)>;
 /// A member asked for, and where its partitions go.
 type MemberWait = (Version, MemberRequest, Box<dyn FnOnce(Result<Option<MemberDetail>, Unanswered>)>);
 
+/// A walkthrough step asked for, and where it goes.
+type WalkWait = (WalkRequest, Box<dyn FnOnce(Result<WalkFrame, String>)>);
+
 impl ComputeWorker {
-    /// Starts the worker; `answer` receives its answers, `failed` why it stopped answering.
+    /// Starts the worker; `answer` receives its answers, `failed` why it stopped answering. `None`
+    /// when the browser starts no worker at all.
     pub fn start(answer: impl Fn(Answer) + 'static, failed: impl Fn(String) + 'static) -> Option<ComputeWorker> {
         let base = page_base();
         let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
-        let Ok(worker) = web_sys::Worker::new(&format!("{directory}{WORKER_SCRIPT}")) else {
-            let in_page = InPage { engine: RefCell::default(), answer: Box::new(answer) };
-            return Some(ComputeWorker(Backend::InPage(Rc::new(in_page))));
-        };
+        let worker = web_sys::Worker::new(&format!("{directory}{WORKER_SCRIPT}")).or_else(|_| blob_worker(directory));
+        let worker = worker.ok()?;
         let connection = Rc::new(Connection {
             worker,
             queue: RefCell::new(Queue::loading()),
@@ -73,6 +66,7 @@ impl ComputeWorker {
             members: RefCell::default(),
             writes: RefCell::default(),
             next_ticket: std::cell::Cell::new(0),
+            walks: RefCell::default(),
         });
         let failed = Rc::new(failed);
         let weak = Rc::downgrade(&connection);
@@ -102,6 +96,14 @@ impl ComputeWorker {
                 }
                 return;
             }
+            if let Ok(Reply::Walk { request, frame }) = reply {
+                // Between computations too.
+                let waiting = std::mem::take(&mut *connection.walks.borrow_mut());
+                let (answered, rest): (Vec<_>, Vec<_>) = waiting.into_iter().partition(|(r, _)| *r == request);
+                *connection.walks.borrow_mut() = rest;
+                answered.into_iter().for_each(|(_, give)| give(frame.clone()));
+                return;
+            }
             // The worker takes what waits before the page paints this answer.
             let next = connection.queue.borrow_mut().done();
             if let Some(jobs) = next {
@@ -109,7 +111,7 @@ impl ComputeWorker {
             }
             match reply {
                 Ok(Reply::Answer(reply)) => answer(*reply),
-                Ok(Reply::Ready | Reply::Member { .. } | Reply::Written { .. }) => {}
+                Ok(Reply::Ready | Reply::Member { .. } | Reply::Written { .. } | Reply::Walk { .. }) => {}
                 Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
                 Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
             }
@@ -124,31 +126,20 @@ impl ComputeWorker {
             stopped(format!("The results cannot be computed: the compute worker stopped ({message})."))
         });
         connection.listeners.borrow_mut().extend([on_message, on_error]);
-        Some(ComputeWorker(Backend::Worker(connection)))
+        Some(ComputeWorker(connection))
     }
 
     /// The page wants the last of `jobs` computed (and the worker to keep `keep`): sent now if the
     /// worker is idle, else they wait, replacing whatever waited.
     pub fn want(&self, jobs: Vec<Job>, keep: Vec<Version>) {
-        match &self.0 {
-            Backend::Worker(connection) => {
-                *connection.keep.borrow_mut() = keep;
-                let jobs = connection.queue.borrow_mut().push(jobs);
-                if let Some(jobs) = jobs {
-                    connection.send(jobs);
-                }
-            }
-            Backend::InPage(in_page) => {
-                let answer = in_page.engine.borrow_mut().compute(jobs, &keep);
-                if let Some(answer) = answer {
-                    (in_page.answer)(answer);
-                }
-            }
+        let connection = &self.0;
+        *connection.keep.borrow_mut() = keep;
+        let jobs = connection.queue.borrow_mut().push(jobs);
+        if let Some(jobs) = jobs {
+            connection.send(jobs);
         }
     }
-}
 
-impl ComputeWorker {
     /// Asks for one member's partitions in a panel of `version` (a summarised group's, opened by
     /// the user); `give` gets them, or [`Unanswered::NotHeld`] when `version` is not the last the
     /// worker computed (it keeps that one's report only) and `again`, its job, cannot be computed
@@ -160,20 +151,45 @@ impl ComputeWorker {
         again: Option<Job>,
         give: impl FnOnce(Result<Option<MemberDetail>, Unanswered>) + 'static,
     ) {
-        let connection = match &self.0 {
-            Backend::Worker(connection) => connection,
-            Backend::InPage(in_page) => {
-                let detail = in_page.engine.borrow_mut().member(version, &request, again);
-                return give(detail.map_err(|()| Unanswered::NotHeld));
-            }
-        };
         let member = Request::Member { version, request: request.clone(), again };
         let Ok(message) = serde_wasm_bindgen::to_value(&member) else {
             return;
         };
-        connection.members.borrow_mut().push((version, request, Box::new(give)));
-        let _ = connection.worker.post_message(&message);
+        self.0.members.borrow_mut().push((version, request, Box::new(give)));
+        let _ = self.0.worker.post_message(&message);
     }
+
+    /// Asks for a step of a walkthrough of `scenario` (the scenario of `request.version`); `give`
+    /// gets it, or why there is none.
+    pub fn walk(
+        &self,
+        request: WalkRequest,
+        scenario: Rc<Scenario>,
+        give: impl FnOnce(Result<WalkFrame, String>) + 'static,
+    ) {
+        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Walk { request: request.clone(), scenario }) else {
+            return;
+        };
+        self.0.walks.borrow_mut().push((request, Box::new(give)));
+        let _ = self.0.worker.post_message(&message);
+    }
+}
+
+/// The compute worker from a script this page writes, where the browser refuses one from the
+/// page's address: a sandboxed iframe without `allow-same-origin` (an embed) has an opaque origin,
+/// and a worker's script must be of the page's origin. A `blob:` URL made here is; the script it
+/// holds loads the worker's glue and wasm from this directory as any script may load another
+/// site's (the server must allow CORS for the wasm, as it must for the page's own in an embed).
+fn blob_worker(directory: &str) -> Result<web_sys::Worker, JsValue> {
+    // JSON strings are JavaScript string literals.
+    let quoted = |file: &str| serde_json::to_string(&format!("{directory}{file}")).unwrap_or_default();
+    let script =
+        format!("importScripts({});wasm_bindgen({{module_or_path:{}}});", quoted(WORKER_GLUE), quoted(WORKER_WASM));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&js_sys_array(&script), &options)?;
+    // Not revoked: the worker reads it after this returns, and it is a few bytes.
+    web_sys::Worker::new(&web_sys::Url::create_object_url_with_blob(&blob)?)
 }
 
 impl ComputeWorker {
@@ -181,13 +197,7 @@ impl ComputeWorker {
     /// previous one (`travel`); `give` gets the texts, or `None` when the worker no longer keeps
     /// that assignment. Answered in turn with the worker's other work, never on the page's thread.
     pub fn write(&self, prior: Version, scenario: Rc<Scenario>, give: impl FnOnce(Option<Texts>) + 'static) {
-        let connection = match &self.0 {
-            Backend::Worker(connection) => connection,
-            Backend::InPage(in_page) => {
-                let whole = in_page.engine.borrow().whole(prior, &scenario);
-                return give(whole.map(|whole| Texts::of(&whole)));
-            }
-        };
+        let connection = &self.0;
         let ticket = connection.next_ticket.get();
         connection.next_ticket.set(ticket + 1);
         let Ok(message) = serde_wasm_bindgen::to_value(&Request::Write { ticket, prior, scenario }) else {

@@ -16,8 +16,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use scenario::digest::{member_detail, MemberDetail, MemberRequest};
-use scenario::report::Report;
+use scenario::digest::{member_detail, shows_chips, MemberDetail, MemberRequest};
+use scenario::report::{Report, Walkthrough};
 use scenario::{Previous, Scenario};
 use serde::{Deserialize, Serialize};
 
@@ -72,6 +72,9 @@ pub enum Request {
     /// as its previous one: a big group's link, saved copy or export (`travel`). `ticket` comes
     /// back with the texts.
     Write { ticket: u64, prior: Version, scenario: Rc<Scenario> },
+    /// One step of a strategy's walkthrough of the scenario on screen (the scenario of
+    /// `request.version`, which the page holds whole wherever it offers a walkthrough).
+    Walk { request: WalkRequest, scenario: Rc<Scenario> },
 }
 
 /// The worker to the page.
@@ -87,6 +90,8 @@ pub enum Reply {
     /// A scenario written for [`Request::Write`]'s `ticket`; `None` when the worker no longer keeps
     /// `prior`'s settled assignment.
     Written { ticket: u64, texts: Option<crate::travel::Texts> },
+    /// A step of a walkthrough, or why there is none.
+    Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
     /// A message the worker could not read (a page and a worker of different builds).
     Unreadable(String),
 }
@@ -105,6 +110,41 @@ pub struct Answer {
     pub prior_lost: bool,
     /// Milliseconds the worker spent, for the performance script.
     pub compute_ms: f64,
+}
+
+/// One step of a walkthrough the page shows. The page holds a group small enough to walk whole
+/// (a walkthrough is offered where the panels show chips, see [`INLINE_ENTRIES`]), so the scenario
+/// crosses with the request; the worker records the walk once per version and strategy, and each
+/// step crosses alone, its size bounded by the group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WalkRequest {
+    /// The version on screen: with `strategy`, which walk the worker keeps recorded.
+    pub version: Version,
+    /// The strategy's name as its panel is titled (`range`, `cooperative-sticky`, …): room for the
+    /// server-side assignors' walks beside the client strategies'.
+    pub strategy: String,
+    /// The step wanted, from 0; past the last, the last.
+    pub step: usize,
+}
+
+/// A walkthrough's step as the page shows it: the sentence, the orders in force, each member's
+/// list so far, what to highlight. Plain text, so the page needs none of the strategies' code.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WalkFrame {
+    /// This step's index, from 0 (the request's, or the last).
+    pub step: usize,
+    /// How many steps the walk has (0: nothing to assign).
+    pub count: usize,
+    /// The decision, in Kafka's vocabulary.
+    pub sentence: String,
+    /// The orders in force after this step: each one's name and its items, joined.
+    pub orders: Vec<(String, String)>,
+    /// Each member's partitions once this step is taken, in member name order.
+    pub lists: Vec<(String, Vec<String>)>,
+    /// The partition this step is about.
+    pub focus_partition: Option<String>,
+    /// The members this step is about.
+    pub focus_members: Vec<String>,
 }
 
 /// The entries of a previous assignment: partitions over every strategy's lists.
@@ -178,6 +218,8 @@ impl Queue {
 pub struct Engine {
     settled: BTreeMap<Version, Rc<Previous>>,
     last: Option<(Version, Report, Scenario)>,
+    /// The walk last asked for (its version and strategy), recorded once for all its steps.
+    walk: Option<(Version, String, Result<Walkthrough, String>)>,
 }
 
 impl Engine {
@@ -271,9 +313,67 @@ impl Engine {
         Some(Scenario { previous: Some((**previous).clone()), ..scenario.clone() })
     }
 
+    /// The step `request` asks for, from the walk recorded for its version and strategy (recorded
+    /// now from `scenario`, the version's, if it is not the last one asked for), or why there is
+    /// none.
+    pub fn walk(&mut self, request: &WalkRequest, scenario: &Scenario) -> Result<WalkFrame, String> {
+        let walk = match self.walk.take() {
+            Some(walk) if walk.0 == request.version && walk.1 == request.strategy => walk,
+            _ => (request.version, request.strategy.clone(), record(scenario, &request.strategy)),
+        };
+        let frame = match &walk.2 {
+            Ok(walkthrough) => Ok(frame(walkthrough, request.step)),
+            Err(why) => Err(why.clone()),
+        };
+        self.walk = Some(walk);
+        frame
+    }
+
     /// The versions whose settled assignment is kept.
     pub fn kept(&self) -> Vec<Version> {
         self.settled.keys().copied().collect()
+    }
+}
+
+/// `strategy`'s walk through `scenario`'s group, or why there is none. Bounded: only a group whose
+/// panels show chips is walked (a panel offers the walkthrough only there). At 100,000 partitions a
+/// walk records some 200,000 steps (sticky), a few hundred MB.
+fn record(scenario: &Scenario, strategy: &str) -> Result<Walkthrough, String> {
+    let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
+    if !shows_chips(partitions, scenario.consumers.len()) {
+        return Err(format!(
+            "The walkthrough is offered for groups of at most {} partitions and {} consumers.",
+            scenario::digest::CHIP_LIMIT,
+            scenario::digest::ROW_LIMIT
+        ));
+    }
+    let Ok(strategy) = strategy.parse::<assignor::Strategy>() else {
+        return Err(format!("No walkthrough for {strategy}."));
+    };
+    let model = scenario::Model::new(scenario)
+        .map_err(|problems| problems.first().map(ToString::to_string).unwrap_or_default())?;
+    Walkthrough::new(&model, strategy).map_err(|e| e.to_string())
+}
+
+/// Step `step` of `walkthrough` (the last, if there are fewer) as the page shows it; a walk without
+/// steps has a frame counting none.
+fn frame(walkthrough: &Walkthrough, step: usize) -> WalkFrame {
+    let count = walkthrough.steps.len();
+    let step = step.min(count.saturating_sub(1));
+    let Some(current) = walkthrough.steps.get(step).map(|s| &s.step) else { return WalkFrame::default() };
+    let (focus_partition, focus_members) = current.focus();
+    WalkFrame {
+        step,
+        count,
+        sentence: current.to_string(),
+        orders: (walkthrough.orders_after(step + 1).into_iter())
+            .map(|(name, items)| (name.to_string(), items.join(", ")))
+            .collect(),
+        lists: (walkthrough.lists_after(step + 1).into_iter())
+            .map(|(member, list)| (member, list.iter().map(ToString::to_string).collect()))
+            .collect(),
+        focus_partition: focus_partition.map(ToString::to_string),
+        focus_members: focus_members.into_iter().map(String::from).collect(),
     }
 }
 
@@ -419,5 +519,70 @@ mod tests {
         // Its prior no longer kept: not answered rather than answered as a fresh group.
         engine.compute(vec![Job { version: 4, prior: Prior::Inline, scenario: Rc::new(first) }], &[4]);
         assert_eq!(engine.member(2, &request, Some(two)), Err(()));
+    }
+
+    fn walk_request(version: Version, strategy: &str, step: usize) -> WalkRequest {
+        WalkRequest { version, strategy: strategy.into(), step }
+    }
+
+    /// The worker's steps are the walkthrough's: each one's sentence, highlights, orders and the
+    /// lists so far, ending on the strategy's assignment.
+    #[test]
+    fn a_walkthrough_step_is_the_recorded_walk_at_that_step() {
+        let uneven = preset("roundrobin-uneven");
+        let model = scenario::Model::new(&uneven).unwrap_or_else(|p| panic!("{p:?}"));
+        let walkthrough = Walkthrough::new(&model, assignor::Strategy::RoundRobin).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(walkthrough.steps.len(), 14);
+        let mut engine = Engine::default();
+        for (i, recorded) in walkthrough.steps.iter().enumerate() {
+            let frame = engine.walk(&walk_request(1, "roundrobin", i), &uneven).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!((frame.step, frame.count), (i, 14));
+            assert_eq!(frame.sentence, recorded.step.to_string());
+            let (partition, members) = recorded.step.focus();
+            assert_eq!(frame.focus_partition, partition.map(ToString::to_string));
+            assert_eq!(frame.focus_members, members);
+            let lists: Vec<(String, Vec<String>)> = (walkthrough.lists_after(i + 1).into_iter())
+                .map(|(m, l)| (m, l.iter().map(ToString::to_string).collect()))
+                .collect();
+            assert_eq!(frame.lists, lists);
+            let orders: Vec<(String, String)> =
+                walkthrough.orders_after(i + 1).iter().map(|(n, items)| (n.to_string(), items.join(", "))).collect();
+            assert_eq!(frame.orders, orders);
+        }
+        assert_eq!(
+            engine.walk(&walk_request(1, "roundrobin", 4), &uneven).map(|f| f.sentence),
+            Ok("Give t1-1 to C2.".into())
+        );
+        // Past the end: the last step, whose lists are the panel's assignment.
+        let last = engine.walk(&walk_request(1, "roundrobin", 99), &uneven).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(last.step, 13);
+        let owned = |m: &str| last.lists.iter().find(|(n, _)| n == m).map(|(_, l)| l.join(" "));
+        assert_eq!(owned("C2").as_deref(), Some("t1-1 t2-0 t2-1 t2-2"));
+        // Another strategy of the same version is walked anew.
+        let range = engine.walk(&walk_request(1, "range", 0), &uneven).unwrap_or_else(|e| panic!("{e}"));
+        let range_walk = Walkthrough::new(&model, assignor::Strategy::Range).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(range.count, range_walk.steps.len());
+        assert_eq!(range.sentence, range_walk.steps[0].step.to_string());
+    }
+
+    /// What has no walkthrough says why: an unknown strategy, a group too big to step through, an
+    /// invalid scenario.
+    #[test]
+    fn a_walkthrough_refused_says_why() {
+        let mut engine = Engine::default();
+        let uneven = preset("roundrobin-uneven");
+        assert_eq!(engine.walk(&walk_request(1, "fastest", 0), &uneven), Err("No walkthrough for fastest.".into()));
+        let mut big = uneven.clone();
+        big.topics[0].partitions = 501;
+        let refused = engine.walk(&walk_request(2, "range", 0), &big);
+        assert_eq!(
+            refused,
+            Err("The walkthrough is offered for groups of at most 500 partitions and 200 consumers.".into())
+        );
+        let mut invalid = uneven.clone();
+        invalid.consumers[1].id = invalid.consumers[0].id.clone();
+        let problem = scenario::Model::new(&invalid).err().and_then(|p| p.first().map(ToString::to_string));
+        assert!(problem.is_some());
+        assert_eq!(engine.walk(&walk_request(3, "range", 0), &invalid).err(), problem);
     }
 }

@@ -34,6 +34,10 @@ fn main() {
                 let texts = engine.borrow().whole(prior, &scenario).map(|whole| Texts::of(&whole));
                 Some(Reply::Written { ticket, texts })
             }
+            Ok(Request::Walk { request, scenario }) => {
+                let frame = engine.borrow_mut().walk(&request, &scenario);
+                Some(Reply::Walk { request, frame })
+            }
             Err(error) => Some(Reply::Unreadable(error.to_string())),
         };
         if let Some(reply) = reply {

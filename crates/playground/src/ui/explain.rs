@@ -1,61 +1,93 @@
 //! The walkthrough: a strategy's decisions for the current group, one step at a time, with the
 //! partition and members of each step highlighted and the orders it walks shown, as the seed
-//! article's figures do.
+//! article's figures do. The compute worker records the walk and sends the step on screen
+//! (`work::WalkFrame`): the page runs none of the strategies.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use assignor::Strategy;
 use gloo::timers::callback::Interval;
-use scenario::report::Walkthrough;
+use playground::work::{WalkFrame, WalkRequest};
+use scenario::Scenario;
 use yew::prelude::*;
 
 use crate::ui::Store;
+
+/// Where a walkthrough's steps come from: the page asks for one step of the scenario on screen and
+/// the answer comes through the callback, later (from the compute worker), or why there is none.
+/// Compared by identity.
+#[derive(Clone)]
+pub struct WalkSource(pub Rc<dyn Fn(WalkRequest, Rc<Scenario>, StepAnswer)>);
+
+/// Where a walkthrough's step goes, or why there is none.
+pub type StepAnswer = Callback<Result<WalkFrame, String>>;
+
+impl PartialEq for WalkSource {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
     pub strategy: Strategy,
 }
 
-/// The walkthrough of the current scenario, or why there is none.
-fn record(scenario: &scenario::Scenario, strategy: Strategy) -> Result<Walkthrough, String> {
-    let model = scenario::Model::new(scenario)
-        .map_err(|problems| problems.first().map(ToString::to_string).unwrap_or_default())?;
-    Walkthrough::new(&model, strategy).map_err(|e| e.to_string())
-}
-
 #[function_component]
 pub fn Explain(props: &ExplainProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let walkthrough =
-        use_memo((Rc::clone(&store.scenario), props.strategy), |(scenario, strategy)| record(scenario, *strategy));
+    let source = use_context::<WalkSource>();
+    // The step wanted, and the one on screen (the last answered).
     let at = use_state(|| 0usize);
+    let frame = use_state(|| None::<Result<WalkFrame, String>>);
     let playing = use_state(|| false);
-    let count = (*walkthrough).as_ref().map_or(0, |w| w.steps.len());
+    {
+        // Ask for the step wanted of the scenario on screen; an answer that comes after the next
+        // question is dropped.
+        let (frame, scenario) = (frame.clone(), Rc::clone(&store.scenario));
+        use_effect_with((store.version(), props.strategy, *at, source), move |(version, strategy, at, source)| {
+            let asking = Rc::new(Cell::new(true));
+            let request = WalkRequest { version: *version, strategy: strategy.name().to_string(), step: *at };
+            let give = {
+                let asking = Rc::clone(&asking);
+                Callback::from(move |answer| {
+                    if asking.get() {
+                        frame.set(Some(answer));
+                    }
+                })
+            };
+            if let Some(source) = source {
+                (source.0)(request, scenario, give);
+            }
+            move || asking.set(false)
+        });
+    }
+    let shown = match &*frame {
+        Some(Ok(shown)) => Some(shown),
+        _ => None,
+    };
+    let (current, count) = shown.map_or((0, 0), |f| (f.step, f.count));
     {
         // Play: one step every 700 ms until the end.
         let (at, playing) = (at.clone(), playing.clone());
-        use_effect_with((*playing, *at), move |(on, now)| {
-            let interval = (*on && now + 1 < count).then(|| {
+        use_effect_with((*playing, current, count), move |&(on, now, count)| {
+            let interval = (on && now + 1 < count).then(|| {
                 let next = now + 1;
                 Interval::new(700, move || at.set(next))
             });
-            if *on && now + 1 >= count {
+            if on && count > 0 && now + 1 >= count {
                 playing.set(false);
             }
             move || drop(interval)
         });
     }
-    let walkthrough = match &*walkthrough {
-        Ok(walkthrough) => walkthrough,
-        Err(error) => return html! { <p class="error" role="alert">{ error.clone() }</p> },
+    let frame = match &*frame {
+        None => return html! { <div class="explain" aria-busy="true"></div> },
+        Some(Err(error)) => return html! { <p class="error" role="alert">{ error.clone() }</p> },
+        Some(Ok(frame)) if frame.count == 0 => return html! { <p>{ "Nothing to assign." }</p> },
+        Some(Ok(frame)) => frame,
     };
-    let current = (*at).min(count.saturating_sub(1));
-    let Some(step) = walkthrough.steps.get(current).map(|s| &s.step) else {
-        return html! { <p>{ "Nothing to assign." }</p> };
-    };
-    let lists = walkthrough.lists_after(current + 1);
-    let orders = walkthrough.orders_after(current + 1);
-    let (focus_partition, focus_members) = step.focus();
     let go = |to: usize| {
         let (at, playing) = (at.clone(), playing.clone());
         Callback::from(move |_| {
@@ -81,25 +113,25 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 <button type="button" onclick={go((current + 1).min(count - 1))} disabled={current + 1 >= count}>{ "Next" }</button>
                 <span class="position">{ format!("step {} of {count}", current + 1) }</span>
             </div>
-            <p class="sentence" aria-live="polite">{ step.to_string() }</p>
-            if !orders.is_empty() {
+            <p class="sentence" aria-live="polite">{ frame.sentence.clone() }</p>
+            if !frame.orders.is_empty() {
                 <dl class="orders">
-                    { for orders.iter().map(|(name, items)| html! {
-                        <div><dt>{ name.to_string() }</dt><dd>{ items.join(", ") }</dd></div>
+                    { for frame.orders.iter().map(|(name, items)| html! {
+                        <div><dt>{ name.clone() }</dt><dd>{ items.clone() }</dd></div>
                     }) }
                 </dl>
             }
             <ol class="members">
-                { for lists.iter().map(|(member, list)| {
-                    let focused = focus_members.contains(&member.as_str());
+                { for frame.lists.iter().map(|(member, list)| {
+                    let focused = frame.focus_members.contains(member);
                     html! {
                         <li class={classes!("member", focused.then_some("focus"))} data-explain-member={member.clone()}>
                             <span class="name">{ member.clone() }</span>
                             <span class="count">{ list.len() }</span>
                             <span class="chips">
                                 { for list.iter().map(|tp| {
-                                    let here = Some(tp) == focus_partition;
-                                    html! { <span class={classes!("chip", here.then_some("focus"))}>{ tp.to_string() }</span> }
+                                    let here = Some(tp) == frame.focus_partition.as_ref();
+                                    html! { <span class={classes!("chip", here.then_some("focus"))}>{ tp.clone() }</span> }
                                 }) }
                             </span>
                         </li>
