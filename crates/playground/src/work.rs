@@ -586,4 +586,27 @@ mod tests {
         assert!(problem.is_some());
         assert_eq!(engine.walk(&walk_request(3, "range", 0), &invalid).err(), problem);
     }
+
+    /// A walk's request and answer cross whole: the answer names the request it answers (the page
+    /// matches them), the scenario stays on the page's side of the answer.
+    #[test]
+    fn a_walk_request_and_its_step_cross_whole() {
+        let uneven = Rc::new(preset("roundrobin-uneven"));
+        let request = walk_request(7, "cooperative-sticky", 2);
+        let message = Request::Walk { request: request.clone(), scenario: Rc::clone(&uneven) };
+        let text = serde_json::to_string(&message).unwrap_or_default();
+        let Ok(Request::Walk { request: read, scenario }) = serde_json::from_str::<Request>(&text) else {
+            panic!("{text}")
+        };
+        assert_eq!((read, scenario), (request.clone(), uneven.clone()));
+        let frame = Engine::default().walk(&request, &uneven);
+        assert!(frame.as_ref().is_ok_and(|f| f.step == 2 && !f.lists.is_empty()));
+        let reply = Reply::Walk { request: request.clone(), frame: frame.clone() };
+        let text = serde_json::to_string(&reply).unwrap_or_default();
+        assert!(!text.contains("\"notes\""), "{text}");
+        let Ok(Reply::Walk { request: answered, frame: read }) = serde_json::from_str::<Reply>(&text) else {
+            panic!("{text}")
+        };
+        assert_eq!((answered, read), (request, frame));
+    }
 }
