@@ -45,10 +45,20 @@ struct Connection {
 type WriteWait = Box<dyn FnOnce(Option<Texts>)>;
 
 /// A member asked for, and where its partitions go.
-type MemberWait = (Version, MemberRequest, Box<dyn FnOnce(Result<Option<MemberDetail>, Unanswered>)>);
+type MemberWait = Waiting<(Version, MemberRequest), Result<Option<MemberDetail>, Unanswered>>;
 
 /// A walkthrough step asked for, and where it goes.
-type WalkWait = (WalkRequest, Box<dyn FnOnce(Result<WalkFrame, String>)>);
+type WalkWait = Waiting<WalkRequest, Result<WalkFrame, String>>;
+
+/// A question asked of the worker, and where its answer goes.
+type Waiting<Question, Answer> = (Question, Box<dyn FnOnce(Answer)>);
+
+/// Hands `answer` to every caller waiting for `question`; the others keep waiting.
+fn give_waiting<Q: PartialEq, A: Clone>(waiting: &RefCell<Vec<Waiting<Q, A>>>, question: &Q, answer: A) {
+    let (answered, rest): (Vec<_>, Vec<_>) = waiting.take().into_iter().partition(|(q, _)| q == question);
+    *waiting.borrow_mut() = rest;
+    answered.into_iter().for_each(|(_, give)| give(answer.clone()));
+}
 
 impl ComputeWorker {
     /// Starts the worker; `answer` receives its answers, `failed` why it stopped answering. `None`
@@ -79,12 +89,8 @@ impl ComputeWorker {
             mark("answer:decoded");
             if let Ok(Reply::Member { version, request, detail, current }) = reply {
                 // Not the queue's business: a member is answered between computations.
-                let waiting = std::mem::take(&mut *connection.members.borrow_mut());
-                let (answered, rest): (Vec<_>, Vec<_>) =
-                    waiting.into_iter().partition(|(v, r, _)| *v == version && *r == request);
-                *connection.members.borrow_mut() = rest;
                 let detail = if current { Ok(detail) } else { Err(Unanswered::NotHeld) };
-                answered.into_iter().for_each(|(_, _, give)| give(detail.clone()));
+                give_waiting(&connection.members, &(version, request), detail);
                 return;
             }
             if let Ok(Reply::Written { ticket, texts }) = reply {
@@ -97,11 +103,8 @@ impl ComputeWorker {
                 return;
             }
             if let Ok(Reply::Walk { request, frame }) = reply {
-                // Between computations too.
-                let waiting = std::mem::take(&mut *connection.walks.borrow_mut());
-                let (answered, rest): (Vec<_>, Vec<_>) = waiting.into_iter().partition(|(r, _)| *r == request);
-                *connection.walks.borrow_mut() = rest;
-                answered.into_iter().for_each(|(_, give)| give(frame.clone()));
+                // Nor is a walkthrough's step.
+                give_waiting(&connection.walks, &request, frame);
                 return;
             }
             // The worker takes what waits before the page paints this answer.
@@ -155,7 +158,7 @@ impl ComputeWorker {
         let Ok(message) = serde_wasm_bindgen::to_value(&member) else {
             return;
         };
-        self.0.members.borrow_mut().push((version, request, Box::new(give)));
+        self.0.members.borrow_mut().push(((version, request), Box::new(give)));
         let _ = self.0.worker.post_message(&message);
     }
 
