@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use scenario::digest::{member_detail, shows_chips, MemberDetail, MemberRequest};
 use scenario::report::{Report, Walkthrough};
-use scenario::{Previous, Scenario};
+use scenario::{Previous, Scenario, StrategyId};
 use serde::{Deserialize, Serialize};
 
 use crate::computed::Computed;
@@ -120,9 +120,8 @@ pub struct Answer {
 pub struct WalkRequest {
     /// The version on screen: with `strategy`, which walk the worker keeps recorded.
     pub version: Version,
-    /// The strategy's name as its panel is titled (`range`, `cooperative-sticky`, …): room for the
-    /// server-side assignors' walks beside the client strategies'.
-    pub strategy: String,
+    /// A classic strategy or a server-side assignor (it crosses as its panel's name).
+    pub strategy: StrategyId,
     /// The step wanted, from 0; past the last, the last.
     pub step: usize,
 }
@@ -219,7 +218,7 @@ pub struct Engine {
     settled: BTreeMap<Version, Rc<Previous>>,
     last: Option<(Version, Report, Scenario)>,
     /// The walk last asked for (its version and strategy), recorded once for all its steps.
-    walk: Option<(Version, String, Result<Walkthrough, String>)>,
+    walk: Option<(Version, StrategyId, Result<Walkthrough, String>)>,
 }
 
 impl Engine {
@@ -319,7 +318,7 @@ impl Engine {
     pub fn walk(&mut self, request: &WalkRequest, scenario: &Scenario) -> Result<WalkFrame, String> {
         let walk = match self.walk.take() {
             Some(walk) if walk.0 == request.version && walk.1 == request.strategy => walk,
-            _ => (request.version, request.strategy.clone(), record(scenario, &request.strategy)),
+            _ => (request.version, request.strategy, record(scenario, request.strategy)),
         };
         let frame = match &walk.2 {
             Ok(walkthrough) => Ok(frame(walkthrough, request.step)),
@@ -339,7 +338,7 @@ impl Engine {
 /// panels show chips is walked (a panel offers the walkthrough only there), so a step's lists hold
 /// at most 500 partitions. At 100,000 partitions (10 topics, 100 consumers) a walk has 100,000
 /// steps, 3 MB as `kap explain` writes them, and each step's lists up to every partition.
-fn record(scenario: &Scenario, strategy: &str) -> Result<Walkthrough, String> {
+fn record(scenario: &Scenario, strategy: StrategyId) -> Result<Walkthrough, String> {
     let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
     if !shows_chips(partitions, scenario.consumers.len()) {
         return Err(format!(
@@ -348,9 +347,6 @@ fn record(scenario: &Scenario, strategy: &str) -> Result<Walkthrough, String> {
             scenario::digest::ROW_LIMIT
         ));
     }
-    let Ok(strategy) = strategy.parse::<assignor::Strategy>() else {
-        return Err(format!("No walkthrough for {strategy}."));
-    };
     let model = scenario::Model::new(scenario)
         .map_err(|problems| problems.first().map(ToString::to_string).unwrap_or_default())?;
     Walkthrough::new(&model, strategy).map_err(|e| e.to_string())
@@ -523,7 +519,8 @@ mod tests {
     }
 
     fn walk_request(version: Version, strategy: &str, step: usize) -> WalkRequest {
-        WalkRequest { version, strategy: strategy.into(), step }
+        let strategy = strategy.parse().unwrap_or_else(|e| panic!("{e}"));
+        WalkRequest { version, strategy, step }
     }
 
     /// The worker's steps are the walkthrough's: each one's sentence, highlights, orders and the
@@ -566,13 +563,35 @@ mod tests {
         assert_eq!(range.sentence, range_walk.steps[0].step.to_string());
     }
 
-    /// What has no walkthrough says why: an unknown strategy, a group too big to step through, an
-    /// invalid scenario.
+    /// A server-side assignor's walk crosses the same way: its steps are the recorded walk's.
+    #[test]
+    fn a_server_side_assignor_is_walked_too() {
+        let uniform = preset("consumer-protocol-uniform");
+        let model = scenario::Model::new(&uniform).unwrap_or_else(|p| panic!("{p:?}"));
+        let id = StrategyId::Server(assignor::consumer_group::ServerAssignor::Uniform);
+        let walkthrough = Walkthrough::new(&model, id).unwrap_or_else(|e| panic!("{e}"));
+        let mut engine = Engine::default();
+        let last = walkthrough.steps.len() - 1;
+        let frame = engine.walk(&walk_request(1, "uniform", last), &uniform).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((frame.step, frame.count), (last, walkthrough.steps.len()));
+        assert_eq!(frame.sentence, walkthrough.steps[last].step.to_string());
+        let held: usize = frame.lists.iter().map(|(_, list)| list.len()).sum();
+        assert_eq!(held, walkthrough.lists_after(last + 1).values().map(Vec::len).sum::<usize>());
+        assert!(held > 0);
+    }
+
+    /// What has no walkthrough says why: a group too big to step through, an invalid scenario; an
+    /// unknown strategy's name does not cross.
     #[test]
     fn a_walkthrough_refused_says_why() {
         let mut engine = Engine::default();
         let uneven = preset("roundrobin-uneven");
-        assert_eq!(engine.walk(&walk_request(1, "fastest", 0), &uneven), Err("No walkthrough for fastest.".into()));
+        let asked = Request::Walk { request: walk_request(1, "sticky", 0), scenario: Rc::new(uneven.clone()) };
+        let text = serde_json::to_string(&asked).unwrap_or_default();
+        assert!(serde_json::from_str::<Request>(&text).is_ok());
+        let unknown = text.replace(r#""strategy":"sticky""#, r#""strategy":"fastest""#);
+        assert_ne!(unknown, text);
+        assert!(serde_json::from_str::<Request>(&unknown).is_err());
         let mut big = uneven.clone();
         big.topics[0].partitions = 501;
         let refused = engine.walk(&walk_request(2, "range", 0), &big);

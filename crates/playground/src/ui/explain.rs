@@ -48,7 +48,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
         let (frame, scenario) = (frame.clone(), Rc::clone(&store.scenario));
         use_effect_with((store.version(), props.strategy, *at, source), move |(version, strategy, at, source)| {
             let asking = Rc::new(Cell::new(true));
-            let request = WalkRequest { version: *version, strategy: strategy.name().to_string(), step: *at };
+            let request = WalkRequest { version: *version, strategy: (*strategy).into(), step: *at };
             let give = {
                 let asking = Rc::clone(&asking);
                 Callback::from(move |answer| {
