@@ -14,7 +14,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use assignor::consumer_group;
+/// The group coordinator's assignors for the consumer protocol (`group.remote.assignor`): the core's.
+pub use assignor::consumer_group::ServerAssignor;
 use assignor::protocol::{self, RebalanceProtocol, Selection};
 use assignor::Strategy;
 
@@ -28,25 +29,6 @@ pub enum Target {
     Classic(Strategy),
     /// `group.protocol=consumer` with `group.remote.assignor`.
     Consumer(ServerAssignor),
-}
-
-/// The group coordinator's assignors for the consumer protocol (`group.remote.assignor`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ServerAssignor {
-    /// The broker's default.
-    Uniform,
-    /// The server-side range assignor.
-    Range,
-}
-
-impl ServerAssignor {
-    /// Its `group.remote.assignor` value.
-    pub fn name(self) -> &'static str {
-        match self {
-            ServerAssignor::Uniform => "uniform",
-            ServerAssignor::Range => "range",
-        }
-    }
 }
 
 impl fmt::Display for Target {
@@ -78,10 +60,7 @@ impl FromStr for Target {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.parse::<StrategyId>().map_err(|UnknownStrategy(name)| UnknownTarget(name))? {
             StrategyId::Classic(strategy) => Ok(Target::Classic(strategy)),
-            StrategyId::Server(consumer_group::ServerAssignor::Uniform) => {
-                Ok(Target::Consumer(ServerAssignor::Uniform))
-            }
-            StrategyId::Server(consumer_group::ServerAssignor::Range) => Ok(Target::Consumer(ServerAssignor::Range)),
+            StrategyId::Server(assignor) => Ok(Target::Consumer(assignor)),
         }
     }
 }

@@ -1,5 +1,7 @@
-//! What a strategy's panel shows, as plain data: a [`PanelDigest`] holds everything the page
-//! renders of one [`StrategyReport`], and nothing it does not. It is serializable so that the
+//! What a panel shows, as plain data: a [`PanelDigest`] holds everything the page renders of one
+//! classic strategy's [`StrategyReport`] or one server-side assignor's
+//! [`ServerReport`](crate::server::ServerReport) (KIP-848), and nothing it does not; [`PanelId`]
+//! says which panel it is. It is serializable so that the
 //! strategies can run in a Web Worker and send the page only this, and its size is bounded by the
 //! number of members, never by the number of partitions: at a million partitions a panel is a
 //! summary (the sorted load profile, per-topic spread, the heaviest and idle members, what moved),
@@ -20,15 +22,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use assignor::check::Metrics;
+use assignor::consumer_group::ServerAssignor;
 use assignor::protocol::RebalanceProtocol;
 use assignor::rebalance::{Diff, Lists, Rebalance};
-use assignor::TopicPartition;
-use serde::{Deserialize, Serialize};
+use assignor::{Strategy, TopicPartition};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::format::{Scenario, TopicSpec};
+use crate::format::{previous_key, Scenario, TopicSpec};
 use crate::report::{Outcome, Report, StrategyReport};
 
 /// Up to this many partitions in all (and [`ROW_LIMIT`] members), a panel shows every partition as a
@@ -61,22 +65,102 @@ pub fn shows_chips(partitions: usize, members: usize) -> bool {
     partitions <= CHIP_LIMIT && members <= ROW_LIMIT
 }
 
-/// One strategy's panel.
+/// Which panel: a classic strategy's, or a server-side assignor's on the consumer protocol
+/// (KIP-848). It crosses the worker boundary as its [`name`](PanelId::name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PanelId {
+    /// A client-side strategy, computed by the group leader (`partition.assignment.strategy`).
+    Classic(Strategy),
+    /// A server-side assignor, computed by the group coordinator (`group.remote.assignor`).
+    Server(ServerAssignor),
+}
+
+impl PanelId {
+    /// The key its assignment has in [`Previous::assignments`](crate::Previous): the classic
+    /// strategy's name (`range`, `cooperative-sticky`, …), or [`previous_key`] (`uniform`,
+    /// `consumer-range`, since `range` is the classic one there).
+    pub fn name(self) -> &'static str {
+        match self {
+            PanelId::Classic(strategy) => strategy.name(),
+            PanelId::Server(assignor) => previous_key(assignor),
+        }
+    }
+
+    /// Its heading: `range`, `uniform (server)`, `range (server)`.
+    pub fn title(self) -> String {
+        match self {
+            PanelId::Classic(strategy) => strategy.name().to_string(),
+            PanelId::Server(assignor) => format!("{} (server)", assignor.name()),
+        }
+    }
+}
+
+impl fmt::Display for PanelId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A panel name that is neither a classic strategy's nor a server-side assignor's key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPanel(pub String);
+
+impl fmt::Display for UnknownPanel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown panel {:?} (expected range, roundrobin, sticky, cooperative-sticky, uniform or consumer-range)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownPanel {}
+
+impl FromStr for PanelId {
+    type Err = UnknownPanel;
+
+    /// A [`name`](PanelId::name); a classic strategy also by its class name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(assignor) = ServerAssignor::ALL.into_iter().find(|&a| previous_key(a) == s) {
+            return Ok(PanelId::Server(assignor));
+        }
+        s.parse().map(PanelId::Classic).map_err(|_| UnknownPanel(s.to_string()))
+    }
+}
+
+impl Serialize for PanelId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for PanelId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// One panel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PanelDigest {
-    /// The strategy's name (`range`, `cooperative-sticky`, …).
-    pub strategy: String,
-    /// What the strategy comes to, or why Kafka's assignor cannot assign the group.
+    /// Whose panel it is.
+    pub panel: PanelId,
+    /// What the strategy or assignor comes to, or why Kafka cannot assign the group.
     pub outcome: Result<OutcomeDigest, String>,
 }
 
-/// What a strategy comes to, as its panel shows it.
+/// What a strategy or server-side assignor comes to, as its panel shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutcomeDigest {
-    /// The rebalance protocol's name: `EAGER` or `COOPERATIVE`.
+    /// The rebalance protocol's name: `EAGER` or `COOPERATIVE`; `CONSUMER` for a server-side assignor.
     pub protocol: String,
     /// Members that rebalance EAGER under a cooperative strategy (they list an eager-only one).
     pub eager_members: Names,
+    /// A server-side assignor's subscription type (`HOMOGENEOUS`, `HETEROGENEOUS`): which of
+    /// `uniform`'s builders ran. `None` for a classic strategy.
+    pub subscription_type: Option<String>,
     /// The scenario's topic names, in the editor's order: a chip's `topic` indexes it, and the
     /// position is the topic's colour.
     pub topics: Arc<[String]>,
@@ -90,6 +174,9 @@ pub struct OutcomeDigest {
     pub moves: MovesDigest,
     /// The rebalance's rounds and what stops meanwhile.
     pub timeline: TimelineDigest,
+    /// A server-side assignor's reconciliation, heartbeat by heartbeat; `None` for a classic
+    /// strategy and for a group too large to simulate ([`crate::server::MAX_RECONCILED`]).
+    pub reconciliation: Option<Arc<ReconciliationDigest>>,
     /// What the assignment does that no assignment may (the first [`VIOLATIONS_SHOWN`]).
     pub violations: Vec<String>,
     /// How many violations there are in all.
@@ -314,11 +401,104 @@ pub struct Flow {
     pub count: usize,
 }
 
-/// The page asking for one member's partitions in one strategy's panel.
+/// How the members of a server-side panel reach its target, heartbeat by heartbeat
+/// ([`reconcile::simulate`](assignor::consumer_group::reconcile::simulate)), as its lanes show it:
+/// each member's lane only where it changes, never every heartbeat of every member.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReconciliationDigest {
+    /// The group epoch the members reach.
+    pub epoch: i32,
+    /// Rounds of heartbeats played.
+    pub rounds: usize,
+    /// Whether every member reached the target.
+    pub converged: bool,
+    /// The members in the order they heartbeat, round after round.
+    pub heartbeats: Vec<String>,
+    /// The samples worth a column: before the first heartbeat (0), then each heartbeat of the
+    /// group after which some lane changed.
+    pub columns: Vec<usize>,
+    /// Each member's lane, in heartbeat order; empty when lanes × columns would exceed
+    /// [`LANE_CELLS`] (the figures and stops are still given).
+    pub lanes: Vec<LaneDigest>,
+    /// The topic names lanes and stops index: the scenario's topics, then any other a member
+    /// still consumed (a deleted topic).
+    pub topics: Arc<[String]>,
+    /// The partitions that stop, the first [`STOPS_SHOWN`].
+    pub stops: Vec<StopDigest>,
+    /// How many partitions stop in all.
+    pub stop_count: usize,
+}
+
+/// At most this many lane cells (members × columns) are sent and drawn: beyond, a table is not read.
+pub const LANE_CELLS: usize = 5_000;
+
+/// How many stops are listed before the rest are counted.
+pub const STOPS_SHOWN: usize = 100;
+
+/// One member's lane: what it consumes before the first heartbeat, then after each heartbeat that
+/// changes what it consumes or its state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneDigest {
+    /// The member id.
+    pub member: String,
+    /// Its changes, by heartbeat (the first is `after: 0`).
+    pub samples: Vec<LaneSample>,
+}
+
+/// What a member consumes after a heartbeat of the group, and its state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneSample {
+    /// After how many heartbeats of the group (0: before the first).
+    pub after: usize,
+    /// The coordinator's state of the member then.
+    pub state: LaneState,
+    /// The partitions it consumes, sorted: topic (an index into [`ReconciliationDigest::topics`])
+    /// and partition.
+    pub consuming: Vec<(u32, u32)>,
+}
+
+/// The coordinator's member states ([`MemberState`](assignor::consumer_group::reconcile::MemberState)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LaneState {
+    /// At its target epoch with its target.
+    Stable,
+    /// Must revoke partitions before it moves on (UNREVOKED_PARTITIONS).
+    UnrevokedPartitions,
+    /// Waits for partitions another member still holds (UNRELEASED_PARTITIONS).
+    UnreleasedPartitions,
+}
+
+impl LaneState {
+    /// The coordinator's name: `STABLE`, `UNREVOKED_PARTITIONS`, `UNRELEASED_PARTITIONS`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneState::Stable => "STABLE",
+            LaneState::UnrevokedPartitions => "UNREVOKED_PARTITIONS",
+            LaneState::UnreleasedPartitions => "UNRELEASED_PARTITIONS",
+        }
+    }
+}
+
+/// A partition nobody consumed for some heartbeats, between its old and its new owner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StopDigest {
+    /// Its topic: an index into [`ReconciliationDigest::topics`].
+    pub topic: u32,
+    /// Its number.
+    pub partition: u32,
+    /// The member consuming it before.
+    pub from: String,
+    /// The member consuming it at the end.
+    pub to: String,
+    /// For how many heartbeats of the group nobody consumed it.
+    pub heartbeats: usize,
+}
+
+/// The page asking for one member's partitions in one panel.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MemberRequest {
-    /// The strategy's name.
-    pub strategy: String,
+    /// The panel.
+    pub panel: PanelId,
     /// The member id.
     pub member: String,
 }
@@ -343,7 +523,7 @@ impl PanelDigest {
             Ok(outcome) => Ok(OutcomeDigest::new(report, outcome, scenario)),
             Err(e) => Err(e.to_string()),
         };
-        PanelDigest { strategy: strategy.strategy.name().to_string(), outcome }
+        PanelDigest { panel: PanelId::Classic(strategy.strategy), outcome }
     }
 
     /// The digest of every strategy's panel in `report` (the report of `scenario`).
@@ -422,8 +602,12 @@ pub(crate) struct Assigned<'a> {
     pub protocol: String,
     /// Members that rebalance EAGER under a cooperative strategy.
     pub eager_members: Names,
+    /// A server-side assignor's subscription type.
+    pub subscription_type: Option<String>,
     /// The rebalance's steps, worded.
     pub timeline: TimelineDigest,
+    /// A server-side assignor's reconciliation.
+    pub reconciliation: Option<Arc<ReconciliationDigest>>,
     /// What the assignment does that no assignment may.
     pub violations: Vec<String>,
 }
@@ -440,7 +624,9 @@ impl OutcomeDigest {
             paused: rebalance.paused_count(),
             protocol: rebalance.protocol.name().to_string(),
             eager_members: Names::of(&rebalance.eager_members),
+            subscription_type: None,
             timeline: TimelineDigest::new(rebalance),
+            reconciliation: None,
             violations: outcome.violations.iter().map(ToString::to_string).collect(),
         };
         OutcomeDigest::build(report, &assigned, &scenario.topics, scenario)
@@ -508,6 +694,7 @@ impl OutcomeDigest {
         OutcomeDigest {
             protocol: assigned.protocol.clone(),
             eager_members: assigned.eager_members.clone(),
+            subscription_type: assigned.subscription_type.clone(),
             topics,
             racks: report.racks,
             metrics: MetricsDigest {
@@ -528,6 +715,7 @@ impl OutcomeDigest {
                 needless: assigned.needless,
             },
             timeline: assigned.timeline.clone(),
+            reconciliation: assigned.reconciliation.clone(),
             violations: assigned.violations.iter().take(VIOLATIONS_SHOWN).cloned().collect(),
             violation_count: assigned.violations.len(),
             members,
@@ -564,17 +752,14 @@ fn member_chips(racks: &Racks, result: &Lists, diff: &Diff, member: &str, limit:
 /// Answers the page's request for one member's partitions, from the report of `scenario`: `None`
 /// when the strategy did not assign or the member is not in its panel.
 pub fn member_detail(report: &Report, scenario: &Scenario, request: &MemberRequest) -> Option<MemberDetail> {
-    // A server-side assignor's panel is named by its previous assignment's key (`crate::server`).
-    let server = assignor::consumer_group::ServerAssignor::ALL
-        .into_iter()
-        .find(|&a| crate::format::previous_key(a) == request.strategy)
-        .and_then(|a| report.server(a))
-        .map(|o| (&o.target, &*o.diff));
-    let (result, diff) = match server {
-        Some(found) => found,
-        None => {
-            let rebalance = &report.outcome(request.strategy.parse().ok()?)?.rebalance;
+    let (result, diff) = match request.panel {
+        PanelId::Classic(strategy) => {
+            let rebalance = &report.outcome(strategy)?.rebalance;
             (rebalance.result(), &*rebalance.diff)
+        }
+        PanelId::Server(assignor) => {
+            let outcome = report.server(assignor)?;
+            (&outcome.target, &*outcome.diff)
         }
     };
     if !result.contains_key(&request.member) {
@@ -697,7 +882,7 @@ mod tests {
     }
 
     fn outcome<'a>(digests: &'a [PanelDigest], strategy: &str) -> &'a OutcomeDigest {
-        digests.iter().find(|d| d.strategy == strategy).and_then(|d| d.outcome.as_ref().ok()).unwrap()
+        digests.iter().find(|d| d.panel.name() == strategy).and_then(|d| d.outcome.as_ref().ok()).unwrap()
     }
 
     /// A member's chips as `t-p` texts with a mark for added (`+`), revoked (`-`) and cross-rack (`*`).
@@ -764,12 +949,7 @@ mod tests {
             let marked: usize =
                 outcome.members.iter().map(|m| m.chips.as_ref().unwrap().iter().filter(|c| c.cross_rack).count()).sum();
             let counted: usize = outcome.members.iter().map(|m| m.cross_rack).sum();
-            assert_eq!(
-                (marked, counted),
-                (outcome.metrics.cross_rack, outcome.metrics.cross_rack),
-                "{}",
-                digest.strategy
-            );
+            assert_eq!((marked, counted), (outcome.metrics.cross_rack, outcome.metrics.cross_rack), "{}", digest.panel);
             let racks: Vec<Option<&str>> = outcome.members.iter().map(|m| m.rack.as_deref()).collect();
             assert_eq!(racks, [Some("a"), Some("b"), Some("c")]);
         }
@@ -797,7 +977,7 @@ mod tests {
                         .map(|c| format!("{}-{}", d.topics[c.topic as usize], c.partition))
                         .collect();
                     let expected: Vec<String> = result[&m.id].iter().map(ToString::to_string).collect();
-                    assert_eq!(held, expected, "{} {} {}", preset.id, digest.strategy, m.id);
+                    assert_eq!(held, expected, "{} {} {}", preset.id, digest.panel, m.id);
                     assert_eq!(chips.len() - held.len(), m.revoked);
                 }
                 assert_eq!(d.moves.moved, o.moved());
@@ -861,7 +1041,7 @@ mod tests {
         assert!(json.len() < 4 * 299 * 300, "{} bytes", json.len());
         assert_eq!(serde_json::from_str::<Vec<PanelDigest>>(&json).unwrap(), digests);
         // Opening one member brings its chips back, as the small group's row has them.
-        let request = MemberRequest { strategy: "sticky".into(), member: "C0007".into() };
+        let request = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C0007".into() };
         let detail = member_detail(&report, &scenario, &request).unwrap();
         let held: Vec<String> =
             detail.chips.iter().filter(|c| c.kind != ChipKind::Revoked).map(|c| chip_text(&detail.topics, c)).collect();
@@ -877,7 +1057,7 @@ mod tests {
             .collect();
         assert_eq!(held, marked);
         assert_eq!(detail.more, 0);
-        let gone = MemberRequest { strategy: "sticky".into(), member: "C0299".into() };
+        let gone = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C0299".into() };
         assert_eq!(member_detail(&report, &scenario, &gone), None);
     }
 

@@ -20,12 +20,15 @@
 use std::sync::Arc;
 
 use assignor::check::{self, Metrics};
-use assignor::consumer_group::reconcile::{self, MemberState, Reconciliation};
+use assignor::consumer_group::reconcile::{self, Lane, MemberState, Reconciliation};
 use assignor::consumer_group::{target_assignment, CoordinatorError, ServerAssignor, SubscriptionType};
 use assignor::rebalance::{self, Diff, Lists};
 
-use crate::digest::{Assigned, Names, OutcomeDigest, PanelDigest, RoundDigest, TimelineDigest};
-use crate::format::{previous_key, Scenario};
+use crate::digest::{
+    Assigned, LaneDigest, LaneSample, LaneState, Names, OutcomeDigest, PanelDigest, PanelId, ReconciliationDigest,
+    RoundDigest, StopDigest, TimelineDigest, LANE_CELLS, STOPS_SHOWN,
+};
+use crate::format::Scenario;
 use crate::model::Model;
 use crate::report::Report;
 
@@ -135,11 +138,19 @@ pub fn subscription_name(subscription_type: SubscriptionType) -> &'static str {
 
 /// The coordinator's name of a member state.
 pub fn state_name(state: MemberState) -> &'static str {
-    match state {
-        MemberState::Stable => "STABLE",
-        MemberState::UnrevokedPartitions => "UNREVOKED_PARTITIONS",
-        MemberState::UnreleasedPartitions => "UNRELEASED_PARTITIONS",
-    }
+    lane_state(state).name()
+}
+
+/// The samples of `lane` worth showing: the first (before any heartbeat, STABLE), then each
+/// heartbeat of the group after which what the member consumes, or its state, changed; each as
+/// (heartbeats so far, state).
+pub fn lane_changes(lane: &Lane) -> Vec<(usize, MemberState)> {
+    let state_at =
+        |sample: usize| sample.checked_sub(1).and_then(|i| lane.states.get(i)).copied().unwrap_or(MemberState::Stable);
+    (0..lane.consuming.len())
+        .filter(|&s| s == 0 || lane.consuming.get(s) != lane.consuming.get(s - 1) || state_at(s) != state_at(s - 1))
+        .map(|s| (s, state_at(s)))
+        .collect()
 }
 
 /// What moving this group to the consumer protocol changes, in sentences: moves, stops and balance
@@ -218,9 +229,9 @@ fn partitions(count: usize) -> String {
 }
 
 impl ServerReport {
-    /// This assignor's panel as the classic panels' [`PanelDigest`] (see [`crate::digest`]), named by
-    /// its [`previous_key`] (`uniform`, `consumer-range`); its protocol is `CONSUMER` and its timeline
-    /// the reconciliation's rounds of heartbeats. `report` and `scenario` are the ones it is of.
+    /// This assignor's panel as the classic panels' [`PanelDigest`] (see [`crate::digest`]),
+    /// [`PanelId::Server`]; its protocol is `CONSUMER`, its timeline the reconciliation's rounds of
+    /// heartbeats, and it carries the lanes. `report` and `scenario` are the ones it is of.
     pub fn digest(&self, report: &Report, scenario: &Scenario) -> PanelDigest {
         let outcome = match &self.outcome {
             Err(e) => Err(e.to_string()),
@@ -234,13 +245,102 @@ impl ServerReport {
                     paused: outcome.reconciliation.as_ref().map_or(outcome.moved(), |r| r.stops.len()),
                     protocol: "CONSUMER".to_string(),
                     eager_members: Names::default(),
+                    subscription_type: Some(subscription_name(outcome.subscription_type).to_string()),
                     timeline: timeline(outcome),
+                    reconciliation: reconciliation_digest(outcome, scenario).map(Arc::new),
                     violations: Vec::new(),
                 };
                 Ok(OutcomeDigest::build(report, &assigned, &scenario.topics, scenario))
             }
         };
-        PanelDigest { strategy: previous_key(self.assignor).to_string(), outcome }
+        PanelDigest { panel: PanelId::Server(self.assignor), outcome }
+    }
+}
+
+/// The reconciliation as the lanes show it: each lane where it changes, the columns where any
+/// does, and the stops; `None` when it was not simulated.
+fn reconciliation_digest(outcome: &ServerOutcome, scenario: &Scenario) -> Option<ReconciliationDigest> {
+    let reconciliation = outcome.reconciliation.as_ref()?;
+    // Topic names as indices: the scenario's, then any other a lane or stop names (a deleted topic
+    // whose partitions a member still consumed).
+    let mut topics: Vec<String> = scenario.topics.iter().map(|t| t.name.clone()).collect();
+    let mut index: std::collections::HashMap<String, u32> =
+        (0u32..).zip(&topics).map(|(i, name)| (name.clone(), i)).collect();
+    let mut topic_of = |name: &str| -> u32 {
+        if let Some(&i) = index.get(name) {
+            return i;
+        }
+        let i = u32::try_from(topics.len()).unwrap_or(u32::MAX);
+        topics.push(name.to_string());
+        index.insert(name.to_string(), i);
+        i
+    };
+    // Each member's lane in heartbeat order, with the samples where it changes.
+    let changes: Vec<_> = outcome
+        .heartbeats
+        .iter()
+        .filter_map(|member| reconciliation.lanes.get(member).map(|lane| (member, lane, lane_changes(lane))))
+        .collect();
+    let columns: Vec<usize> = changes
+        .iter()
+        .flat_map(|(_, _, samples)| samples.iter().map(|&(after, _)| after))
+        .collect::<std::collections::BTreeSet<usize>>()
+        .into_iter()
+        .collect();
+    let drawn = changes.len().saturating_mul(columns.len()) <= LANE_CELLS;
+    let lanes = if drawn {
+        changes
+            .iter()
+            .map(|(member, lane, samples)| LaneDigest {
+                member: (*member).clone(),
+                samples: samples
+                    .iter()
+                    .map(|&(after, state)| LaneSample {
+                        after,
+                        state: lane_state(state),
+                        consuming: lane
+                            .consuming
+                            .get(after)
+                            .map(|set| set.iter().map(|tp| (topic_of(&tp.topic), tp.partition)).collect())
+                            .unwrap_or_default(),
+                    })
+                    .collect(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let stops = reconciliation
+        .stops
+        .iter()
+        .take(STOPS_SHOWN)
+        .map(|stop| StopDigest {
+            topic: topic_of(&stop.partition.topic),
+            partition: stop.partition.partition,
+            from: stop.from.clone(),
+            to: stop.to.clone(),
+            heartbeats: stop.heartbeats,
+        })
+        .collect();
+    Some(ReconciliationDigest {
+        epoch: outcome.epoch,
+        rounds: reconciliation.rounds,
+        converged: reconciliation.converged,
+        heartbeats: outcome.heartbeats.clone(),
+        columns,
+        lanes,
+        topics: topics.into(),
+        stops,
+        stop_count: reconciliation.stops.len(),
+    })
+}
+
+/// A member state as the page's digest carries it.
+fn lane_state(state: MemberState) -> LaneState {
+    match state {
+        MemberState::Stable => LaneState::Stable,
+        MemberState::UnrevokedPartitions => LaneState::UnrevokedPartitions,
+        MemberState::UnreleasedPartitions => LaneState::UnreleasedPartitions,
     }
 }
 
@@ -271,7 +371,7 @@ fn timeline(outcome: &ServerOutcome) -> TimelineDigest {
             }
             RoundDigest {
                 generation: outcome.epoch,
-                text: format!("heartbeats round {}: {revoked} revoked, {handed} handed to their new owner", round + 1),
+                text: format!("{revoked} revoked, {handed} handed to their new owner"),
             }
         })
         .collect();

@@ -150,11 +150,11 @@ mod tests {
         let report = crate::report::Report::new(&scenario);
         for server in &report.servers {
             let digest = server.digest(&report, &scenario);
-            assert_eq!(digest.strategy.parse(), Ok(StrategyId::Server(server.assignor)));
+            assert_eq!(digest.panel.name().parse(), Ok(StrategyId::Server(server.assignor)));
         }
         for classic in &report.strategies {
             let digest = crate::digest::PanelDigest::new(&report, classic, &scenario);
-            assert_eq!(digest.strategy.parse(), Ok(StrategyId::Classic(classic.strategy)));
+            assert_eq!(digest.panel.name().parse(), Ok(StrategyId::Classic(classic.strategy)));
         }
     }
 }

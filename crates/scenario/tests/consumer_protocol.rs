@@ -291,11 +291,12 @@ proptest! {
 
 #[test]
 fn a_server_panel_has_the_classic_panels_digest() {
-    use scenario::digest::{member_detail, ChipKind, MemberRequest, MovesDigest, PanelDigest};
+    use scenario::digest::{member_detail, ChipKind, MemberRequest, MovesDigest, PanelDigest, PanelId};
     let scenario = scenario::presets::find("consumer-protocol-uniform").unwrap().scenario().unwrap();
     let report = Report::new(&scenario);
     let digest = report.servers[0].digest(&report, &scenario);
-    assert_eq!(digest.strategy, "uniform");
+    assert_eq!(digest.panel, PanelId::Server(ServerAssignor::Uniform));
+    assert_eq!(digest.panel.name(), "uniform");
     // It crosses a worker boundary as the classic ones do.
     let json = serde_json::to_string(&digest).unwrap();
     assert_eq!(serde_json::from_str::<PanelDigest>(&json).unwrap(), digest);
@@ -309,23 +310,94 @@ fn a_server_panel_has_the_classic_panels_digest() {
     assert_eq!(chips("C1"), [(2, ChipKind::Kept), (3, ChipKind::Revoked)]);
     assert_eq!(chips("C3"), [(3, ChipKind::Added), (5, ChipKind::Added)]);
     let rounds: Vec<&str> = outcome.timeline.rounds.iter().map(|r| r.text.as_str()).collect();
-    assert_eq!(
-        rounds,
-        [
-            "heartbeats round 1: 2 revoked, 0 handed to their new owner",
-            "heartbeats round 2: 0 revoked, 2 handed to their new owner"
-        ]
-    );
+    assert_eq!(rounds, ["2 revoked, 0 handed to their new owner", "0 revoked, 2 handed to their new owner"]);
     assert_eq!(
         outcome.timeline.pauses,
         "only the 2 partitions that change owner stop, for at most 6 heartbeats; the rest keep flowing"
     );
     // One member's partitions on request, as for a big group's panel.
-    let request = MemberRequest { strategy: "uniform".into(), member: "C3".into() };
+    let request = MemberRequest { panel: PanelId::Server(ServerAssignor::Uniform), member: "C3".into() };
     let detail = member_detail(&report, &scenario, &request).unwrap();
     assert_eq!(detail.chips.iter().map(|c| c.partition).collect::<Vec<_>>(), [3, 5]);
-    let range = MemberRequest { strategy: "consumer-range".into(), member: "C3".into() };
+    let range = MemberRequest { panel: PanelId::Server(ServerAssignor::Range), member: "C3".into() };
     assert_eq!(member_detail(&report, &scenario, &range).unwrap().chips.len(), 1);
+}
+
+/// The lanes a server panel carries are the report's reconciliation sampled where each lane
+/// changes: what `kap show --json` lists, never every heartbeat of every member.
+#[test]
+fn a_server_panels_lanes_are_the_reconciliation_where_it_changes() {
+    use scenario::digest::{LaneState, LANE_CELLS};
+    use scenario::server::{lane_changes, state_name};
+    let scenario = scenario::presets::find("consumer-protocol-uniform").unwrap().scenario().unwrap();
+    let report = Report::new(&scenario);
+    for server in &report.servers {
+        let outcome = server.outcome.as_ref().unwrap();
+        let reconciliation = outcome.reconciliation.as_ref().unwrap();
+        let digest = server.digest(&report, &scenario);
+        let lanes = digest.outcome.as_ref().unwrap().reconciliation.clone().unwrap();
+        assert_eq!((lanes.epoch, lanes.rounds, lanes.converged), (outcome.epoch, reconciliation.rounds, true));
+        assert_eq!(lanes.heartbeats, outcome.heartbeats);
+        assert_eq!(lanes.lanes.iter().map(|l| l.member.as_str()).collect::<Vec<_>>(), outcome.heartbeats);
+        let name = |&(topic, partition): &(u32, u32)| format!("{}-{partition}", lanes.topics[topic as usize]);
+        let mut columns = std::collections::BTreeSet::new();
+        for lane in &lanes.lanes {
+            let full = &reconciliation.lanes[&lane.member];
+            let expected: Vec<(usize, &str, Vec<String>)> = lane_changes(full)
+                .into_iter()
+                .map(|(after, state)| {
+                    (after, state_name(state), full.consuming[after].iter().map(|tp| tp.to_string()).collect())
+                })
+                .collect();
+            let carried: Vec<(usize, &str, Vec<String>)> = lane
+                .samples
+                .iter()
+                .map(|s| (s.after, s.state.name(), s.consuming.iter().map(name).collect()))
+                .collect();
+            assert_eq!(carried, expected, "{} {}", server.assignor, lane.member);
+            assert_eq!(lane.samples[0].after, 0);
+            assert_eq!(lane.samples[0].state, LaneState::Stable);
+            columns.extend(lane.samples.iter().map(|s| s.after));
+        }
+        assert_eq!(lanes.columns, columns.into_iter().collect::<Vec<_>>());
+        let stops: Vec<(String, &str, &str, usize)> = lanes
+            .stops
+            .iter()
+            .map(|s| (name(&(s.topic, s.partition)), s.from.as_str(), s.to.as_str(), s.heartbeats))
+            .collect();
+        let expected: Vec<(String, &str, &str, usize)> = reconciliation
+            .stops
+            .iter()
+            .map(|s| (s.partition.to_string(), s.from.as_str(), s.to.as_str(), s.heartbeats))
+            .collect();
+        assert_eq!(stops, expected);
+        assert_eq!(lanes.stop_count, reconciliation.stops.len());
+    }
+    // The uniform preset: a member joins; C0 keeps what it has, so its lane never changes.
+    let uniform = report.servers[0].digest(&report, &scenario);
+    let lanes = uniform.outcome.as_ref().unwrap().reconciliation.clone().unwrap();
+    assert_eq!(lanes.lanes[0].member, "C0");
+    assert_eq!(lanes.lanes[0].samples.len(), 1);
+
+    // A group whose lanes would be a table nobody reads: the figures and stops, no lanes.
+    let wide = Scenario {
+        protocol: Some("consumer".into()),
+        topics: vec![TopicSpec::new("t", 400)],
+        consumers: (0..200).map(|i| ConsumerSpec::new(format!("C{i:03}"), &["t"])).collect(),
+        ..Scenario::default()
+    };
+    // The topic grows: 80 members each get one of the new partitions, each at its own heartbeat.
+    let mut wide = settle(&wide);
+    wide.topics[0].partitions = 480;
+    let report = Report::new(&wide);
+    let digest = report.servers[0].digest(&report, &wide);
+    let lanes = digest.outcome.as_ref().unwrap().reconciliation.clone().unwrap();
+    assert!(lanes.heartbeats.len() * lanes.columns.len() > LANE_CELLS);
+    assert!(lanes.lanes.is_empty());
+    assert_eq!(
+        lanes.stop_count,
+        report.server(ServerAssignor::Uniform).unwrap().reconciliation.as_ref().unwrap().stops.len()
+    );
 }
 
 #[test]

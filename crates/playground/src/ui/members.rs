@@ -121,7 +121,6 @@ const OVERSCAN: usize = 6;
 
 #[derive(Properties, PartialEq)]
 pub struct BigGroupProps {
-    pub strategy: AttrValue,
     /// The panel's digest (its outcome is `Ok`).
     pub digest: Rc<PanelDigest>,
     pub style: RowStyle,
@@ -211,17 +210,17 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
             }
             <div class="member-search">
                 <label>
-                    <span class="sr-only">{ format!("Find a member in {}", props.strategy) }</span>
+                    <span class="sr-only">{ format!("Find a member in {}", props.digest.panel.title()) }</span>
                     <input type="search" placeholder="Find a member by id" value={(*query).clone()} {oninput} {onkeydown} />
                 </label>
                 <span class="hint" aria-live="polite">{ status.clone() }</span>
             </div>
             if let Some(id) = opened.as_ref() {
-                <OpenedMember request={MemberRequest { strategy: props.strategy.to_string(), member: id.clone() }}
+                <OpenedMember request={MemberRequest { panel: props.digest.panel, member: id.clone() }}
                     member={opened_member.map(Arc::clone)} details={props.details.clone()} style={props.style.clone()} on_close={close} />
             }
             <div class="member-scroll" ref={scroller} {onscroll} style={format!("max-height:{VIEW_PX}px")} tabindex="0"
-                aria-label={format!("members of {}, {status}", props.strategy)}>
+                aria-label={format!("members of {}, {status}", props.digest.panel.title())}>
                 <ol class="members virtual" style={format!("height:{height}px")}>
                     { for matches.get(first..last).unwrap_or_default().iter().zip(first..).filter_map(|(&i, at)| outcome.members.get(i).map(|m| (at, m))).map(|(at, m)| {
                         let top = u32::try_from(at).unwrap_or(u32::MAX).saturating_mul(ROW_PX);

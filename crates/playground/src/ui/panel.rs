@@ -1,9 +1,12 @@
-//! One strategy's panel, rendered from its [`PanelDigest`] alone: the balance figures, each member's
-//! row (its load bar, its rack and, below the chip limit, its partitions as chips coloured by topic),
-//! the rebalance diff and its rounds. A big group's panel is a load chart and a list of members to
-//! scroll and search, each opened on demand (`ui::members`).
+//! One panel — a classic strategy's, or a server-side assignor's on the consumer protocol (KIP-848)
+//! — rendered from its [`PanelDigest`] alone: the balance figures, each member's row (its load bar,
+//! its rack and, below the chip limit, its partitions as chips coloured by topic), the rebalance diff
+//! and its rounds (a server panel's rounds of heartbeats, and its lanes, `ui::lanes`). A big group's
+//! panel is a load chart and a list of members to scroll and search, each opened on demand
+//! (`ui::members`).
 //!
-//! Stable hooks for tests and embedding pages: the panel has `data-strategy`, each rendered member
+//! Stable hooks for tests and embedding pages: a classic panel has `data-strategy`, a server panel
+//! `data-server-assignor` (`uniform`, `range`); each rendered member
 //! row `data-member`, and the chips with `data-partition` under a member are exactly its current
 //! assignment (revoked partitions carry `data-revoked` instead); an opened member's chips sit under
 //! `data-opened-member`.
@@ -14,10 +17,11 @@
 
 use std::rc::Rc;
 
-use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest};
+use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest, PanelId};
 use yew::prelude::*;
 
 use crate::ui::explain::Explain;
+use crate::ui::lanes::Lanes;
 use crate::ui::members::{BigGroup, MemberRow, RowStyle};
 
 #[derive(Properties, PartialEq)]
@@ -82,6 +86,8 @@ impl MemberSource {
     }
 }
 
+/// One panel, a classic strategy's or a server-side assignor's: the same figures, rows and opened
+/// members for both; a server panel adds its subscription type and, with the diff, its lanes.
 #[function_component]
 pub fn StrategyPanel(props: &PanelProps) -> Html {
     crate::ui::rendered("StrategyPanel");
@@ -91,39 +97,42 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         use_callback(explaining, |_: MouseEvent, explaining| explaining.set(!**explaining))
     };
     let digest = &props.digest;
-    // The walkthrough records every step: offered where chips are, not for a million partitions.
-    let explain = props.explain && digest.outcome.as_ref().is_ok_and(|o| o.chips);
-    let name = digest.strategy.clone();
-    let Ok(strategy) = name.parse::<assignor::Strategy>() else { return html! {} };
-    let (protocol, body) = match &digest.outcome {
-        Err(message) => (
-            String::new(),
-            html! { <p class="error" role="alert">{ format!("Kafka's assignor cannot assign this group: {message}") }</p> },
-        ),
-        Ok(outcome) => {
-            let protocol = if outcome.eager_members.is_empty() {
-                outcome.protocol.clone()
-            } else {
-                format!("{} · eager: {}", outcome.protocol, outcome.eager_members)
-            };
-            (protocol, outcome_view(outcome, props))
+    let name = digest.panel.name();
+    let (strategy, assignor) = match digest.panel {
+        PanelId::Classic(strategy) => (Some(strategy), None),
+        PanelId::Server(assignor) => (None, Some(assignor)),
+    };
+    // The walkthrough records every step: offered where chips are, not for a million partitions
+    // (and not yet for the server-side assignors).
+    let explain = strategy.filter(|_| props.explain && digest.outcome.as_ref().is_ok_and(|o| o.chips));
+    let (badge, body) = match &digest.outcome {
+        Err(message) => {
+            let who = if assignor.is_some() { "Kafka's coordinator" } else { "Kafka's assignor" };
+            (None, html! { <p class="error" role="alert">{ format!("{who} cannot assign this group: {message}") }</p> })
         }
+        Ok(outcome) => (Some(badge(outcome)), outcome_view(outcome, props)),
+    };
+    let chosen_title = if assignor.is_some() {
+        "the group's group.remote.assignor"
+    } else {
+        "the coordinator picks this strategy for the consumers as configured"
     };
     html! {
-        <section class={classes!("panel", props.chosen.then_some("chosen-panel"))} data-strategy={name.clone()} aria-labelledby={format!("panel-{name}")}>
+        <section class={classes!("panel", assignor.is_some().then_some("server-panel"), props.chosen.then_some("chosen-panel"))}
+            data-strategy={strategy.map(|s| s.name())} data-server-assignor={assignor.map(|a| a.name())} aria-labelledby={format!("panel-{name}")}>
             <header>
-                <h3 id={format!("panel-{name}")}>{ name.clone() }</h3>
-                <span class="protocol" title="rebalance protocol">{ protocol }</span>
+                <h3 id={format!("panel-{name}")}>{ digest.panel.title() }</h3>
+                { badge.unwrap_or_default() }
                 if props.chosen {
-                    <span class="chosen" title="the coordinator picks this strategy for the consumers as configured">{ "the group's choice" }</span>
+                    <span class="chosen" title={chosen_title}>{ "the group's choice" }</span>
                 }
-                if explain {
+                if explain.is_some() {
                     <button type="button" class="explain-toggle" aria-expanded={explaining.to_string()} onclick={toggle}>
                         { if *explaining { "Close walkthrough" } else { "Explain" } }
                     </button>
                 }
             </header>
-            if *explaining && explain {
+            if let Some(strategy) = explain.filter(|_| *explaining) {
                 <Explain {strategy} />
             } else {
                 { body }
@@ -132,8 +141,25 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
     }
 }
 
+/// The protocol beside a panel's name: the rebalance protocol of a classic strategy (and who still
+/// rebalances eagerly), the coordinator's subscription type of a server-side assignor.
+fn badge(outcome: &OutcomeDigest) -> Html {
+    match &outcome.subscription_type {
+        Some(subscription) => html! {
+            <span class="protocol" title="the coordinator's subscription type: whether every member subscribes to the same topics">{ subscription.clone() }</span>
+        },
+        None if outcome.eager_members.is_empty() => {
+            html! { <span class="protocol" title="rebalance protocol">{ outcome.protocol.clone() }</span> }
+        }
+        None => html! {
+            <span class="protocol" title="rebalance protocol">{ format!("{} · eager: {}", outcome.protocol, outcome.eager_members) }</span>
+        },
+    }
+}
+
 fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
     let show_diff = props.show_diff && outcome.moves.had_owners;
+    let server = matches!(props.digest.panel, PanelId::Server(_));
     let style = RowStyle {
         topics: std::sync::Arc::clone(&outcome.topics),
         show_diff,
@@ -149,17 +175,17 @@ fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
             </ol>
         }
     } else {
-        html! {
-            <BigGroup strategy={AttrValue::from(props.digest.strategy.clone())} digest={Rc::clone(&props.digest)}
-                {style} details={props.details.clone()} />
-        }
+        html! { <BigGroup digest={Rc::clone(&props.digest)} {style} details={props.details.clone()} /> }
     };
     html! {
         <>
-            { metrics(outcome, show_diff) }
+            { metrics(outcome, show_diff, server) }
             { members }
             if show_diff {
-                { timeline(outcome) }
+                { timeline(outcome, server) }
+                if server {
+                    <Lanes reconciliation={outcome.reconciliation.clone()} />
+                }
             }
             if outcome.violation_count > 0 {
                 <ul class="violations" aria-label="what Kafka does wrong here">
@@ -173,8 +199,10 @@ fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
     }
 }
 
-/// The balance figures (terms are read by tests and documentation pages: keep them).
-fn metrics(outcome: &OutcomeDigest, show_diff: bool) -> Html {
+/// The balance figures (terms are read by tests and documentation pages: keep them). What stops
+/// while a server-side assignor's target is reached is "stopped": partitions between two owners'
+/// heartbeats, not a group-wide pause.
+fn metrics(outcome: &OutcomeDigest, show_diff: bool, server: bool) -> Html {
     let m = &outcome.metrics;
     let moves = &outcome.moves;
     html! {
@@ -202,8 +230,12 @@ fn metrics(outcome: &OutcomeDigest, show_diff: bool) -> Html {
                 <div><dt title="partitions read by a consumer on a rack that holds none of their replicas">{ "cross-rack" }</dt><dd>{ m.cross_rack }</dd></div>
             }
             if show_diff {
-                <div><dt>{ "moved" }</dt><dd>{ format!("{} ({:.0}%)", moves.moved, moves.percent(m.assigned)) }</dd></div>
-                <div><dt>{ "paused" }</dt><dd>{ moves.paused }</dd></div>
+                <div><dt>{ "moved" }</dt><dd data-moved={moves.moved.to_string()}>{ format!("{} ({:.0}%)", moves.moved, moves.percent(m.assigned)) }</dd></div>
+                if server {
+                    <div><dt title="partitions nobody consumed for a while, between two heartbeats">{ "stopped" }</dt><dd data-stopped={moves.paused.to_string()}>{ moves.paused }</dd></div>
+                } else {
+                    <div><dt>{ "paused" }</dt><dd>{ moves.paused }</dd></div>
+                }
                 <div><dt title="partitions taken from a member that still subscribes and keeps as many or more">{ "needless moves" }</dt><dd>{ moves.needless }</dd></div>
             }
         </dl>
@@ -211,14 +243,15 @@ fn metrics(outcome: &OutcomeDigest, show_diff: bool) -> Html {
 }
 
 /// The rounds of the rebalance, and what stops meanwhile. The rounds are a plain list: each says
-/// its own number ("round 1 · generation 5").
-fn timeline(outcome: &OutcomeDigest) -> Html {
+/// its own number ("round 1 · generation 5"; a server-side assignor's "heartbeats round 1 · epoch 6").
+fn timeline(outcome: &OutcomeDigest, server: bool) -> Html {
     let timeline = &outcome.timeline;
+    let (round, counter) = if server { ("heartbeats round", "epoch") } else { ("round", "generation") };
     html! {
         <div class="timeline">
             <ul class="rounds">
-                { for timeline.rounds.iter().enumerate().map(|(i, round)| html! {
-                    <li><span class="round">{ format!("round {} · generation {}", i + 1, round.generation) }</span>{ " " }{ round.text.clone() }</li>
+                { for timeline.rounds.iter().enumerate().map(|(i, r)| html! {
+                    <li><span class="round">{ format!("{round} {} · {counter} {}", i + 1, r.generation) }</span>{ " " }{ r.text.clone() }</li>
                 }) }
             </ul>
             <p>{ timeline.pauses.clone() }</p>
