@@ -5,10 +5,10 @@
 
 use std::io::Write;
 
-use assignor::consumer_group::reconcile::{Lane, MemberState};
+use assignor::consumer_group::reconcile::Lane;
 use assignor::consumer_group::ServerAssignor;
 use scenario::report::Report;
-use scenario::server::{state_name, subscription_name, ServerOutcome, ServerReport};
+use scenario::server::{lane_changes, state_name, subscription_name, ServerOutcome, ServerReport};
 use scenario::Model;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
@@ -145,15 +145,18 @@ fn lane_text(lane: &Lane) -> String {
             scenario::compact(&set.iter().cloned().collect::<Vec<_>>())
         }
     };
-    let mut parts = vec![shown(&lane.consuming[0])];
-    for (i, pair) in lane.consuming.windows(2).enumerate() {
-        let state = lane.states.get(i).copied().unwrap_or(MemberState::Stable);
-        let previous_state = i.checked_sub(1).and_then(|j| lane.states.get(j)).copied().unwrap_or(MemberState::Stable);
-        if pair[0] != pair[1] || state != previous_state {
-            parts.push(format!("after {}: {} ({})", i + 1, shown(&pair[1]), state_name(state)));
-        }
-    }
-    parts.join("; ")
+    lane_changes(lane)
+        .into_iter()
+        .filter_map(|(after, state)| {
+            let consuming = lane.consuming.get(after)?;
+            Some(if after == 0 {
+                shown(consuming)
+            } else {
+                format!("after {after}: {} ({})", shown(consuming), state_name(state))
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 impl Serialize for Servers {
@@ -254,20 +257,11 @@ impl Serialize for LaneJson<'_> {
             state: &'static str,
         }
         let lane = self.0;
-        let lists: Vec<Vec<assignor::TopicPartition>> =
-            lane.consuming.iter().map(|s| s.iter().cloned().collect()).collect();
         let mut seq = serializer.serialize_seq(None)?;
-        let mut last: Option<(usize, MemberState)> = None;
-        for (i, list) in lists.iter().enumerate() {
-            let state = i.checked_sub(1).and_then(|j| lane.states.get(j)).copied().unwrap_or(MemberState::Stable);
-            let changed = match last {
-                None => true,
-                Some((j, s)) => lists[j] != *list || s != state,
-            };
-            if changed {
-                seq.serialize_element(&Sample { after: i, consuming: Partitions(list), state: state_name(state) })?;
-                last = Some((i, state));
-            }
+        for (after, state) in lane_changes(lane) {
+            let list: Vec<assignor::TopicPartition> =
+                lane.consuming.get(after).map(|set| set.iter().cloned().collect()).unwrap_or_default();
+            seq.serialize_element(&Sample { after, consuming: Partitions(&list), state: state_name(state) })?;
         }
         seq.end()
     }
