@@ -420,9 +420,6 @@ pub struct ReconciliationDigest {
     /// Each member's lane, in heartbeat order; empty when lanes × columns would exceed
     /// [`LANE_CELLS`] (the figures and stops are still given).
     pub lanes: Vec<LaneDigest>,
-    /// The topic names lanes and stops index: the scenario's topics, then any other a member
-    /// still consumed (a deleted topic).
-    pub topics: Arc<[String]>,
     /// The partitions that stop, the first [`STOPS_SHOWN`].
     pub stops: Vec<StopDigest>,
     /// How many partitions stop in all.
@@ -452,8 +449,8 @@ pub struct LaneSample {
     pub after: usize,
     /// The coordinator's state of the member then.
     pub state: LaneState,
-    /// The partitions it consumes, sorted: topic (an index into [`ReconciliationDigest::topics`])
-    /// and partition.
+    /// The partitions it consumes, sorted: topic (an index into [`OutcomeDigest::topics`]) and
+    /// partition.
     pub consuming: Vec<(u32, u32)>,
 }
 
@@ -482,7 +479,7 @@ impl LaneState {
 /// A partition nobody consumed for some heartbeats, between its old and its new owner.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StopDigest {
-    /// Its topic: an index into [`ReconciliationDigest::topics`].
+    /// Its topic: an index into [`OutcomeDigest::topics`].
     pub topic: u32,
     /// Its number.
     pub partition: u32,
@@ -512,7 +509,7 @@ pub struct MemberDetail {
     pub chips: Vec<Chip>,
     /// How many chips are left out.
     pub more: usize,
-    /// The scenario's topic names, which chips index.
+    /// The topic names chips index ([`OutcomeDigest::topics`]).
     pub topics: Arc<[String]>,
 }
 
@@ -532,10 +529,33 @@ impl PanelDigest {
     }
 }
 
+/// Topics by name as the indices chips and lanes carry: the scenario's, in the editor's order (a
+/// topic's position is its colour). Partitions of topics the scenario no longer has are dropped from
+/// what members owned before anything is assigned (`Model`), so no chip names one.
+pub(crate) struct TopicIndex<'a> {
+    topics: HashMap<&'a str, (u32, &'a TopicSpec)>,
+}
+
+impl<'a> TopicIndex<'a> {
+    pub(crate) fn new(scenario: &'a Scenario) -> TopicIndex<'a> {
+        TopicIndex { topics: (0u32..).zip(&scenario.topics).map(|(i, t)| (t.name.as_str(), (i, t))).collect() }
+    }
+
+    /// `topic`'s index.
+    pub(crate) fn of(&self, topic: &str) -> u32 {
+        self.topics.get(topic).map_or(0, |(i, _)| *i)
+    }
+}
+
+/// The scenario's topic names, which chips index ([`TopicIndex`]).
+fn topic_names(scenario: &Scenario) -> Arc<[String]> {
+    scenario.topics.iter().map(|t| t.name.clone()).collect()
+}
+
 /// The racks of members and replicas, for telling which partitions are read across racks.
 struct Racks<'a> {
     member: HashMap<&'a str, &'a str>,
-    topics: HashMap<&'a str, (u32, &'a TopicSpec)>,
+    topics: TopicIndex<'a>,
     in_play: bool,
 }
 
@@ -546,12 +566,11 @@ impl<'a> Racks<'a> {
             .iter()
             .filter_map(|c| c.rack.as_deref().filter(|r| !r.is_empty()).map(|r| (c.id.as_str(), r)))
             .collect();
-        let topics = (0u32..).zip(&scenario.topics).map(|(i, t)| (t.name.as_str(), (i, t))).collect();
-        Racks { member, topics, in_play }
+        Racks { member, topics: TopicIndex::new(scenario), in_play }
     }
 
     fn topic_index(&self, topic: &str) -> u32 {
-        self.topics.get(topic).map_or(0, |(i, _)| *i)
+        self.topics.of(topic)
     }
 
     /// Whether `member` reads `tp` across racks: it has a rack, some replica's rack is known and
@@ -559,7 +578,7 @@ impl<'a> Racks<'a> {
     fn across(&self, member_rack: Option<&str>, tp: &TopicPartition) -> bool {
         // Checked in this order so that a group without racks looks nothing up per partition.
         let Some(rack) = member_rack.filter(|_| self.in_play) else { return false };
-        let Some((_, spec)) = self.topics.get(&*tp.topic) else { return false };
+        let Some((_, spec)) = self.topics.topics.get(&*tp.topic) else { return false };
         if let Some(replicas) = spec.rack_overrides.get(&tp.partition) {
             return replicas_elsewhere(replicas.iter().map(Option::as_deref), rack);
         }
@@ -643,7 +662,7 @@ impl OutcomeDigest {
         let metrics = assigned.metrics;
         let result = assigned.result;
         let racks = Racks::new(scenario, report.racks);
-        let topics: Arc<[String]> = scenario.topics.iter().map(|t| t.name.clone()).collect();
+        let topics = topic_names(scenario);
         let chips = shows_chips(report.total_partitions, result.len());
         let weighted = scenario.topics.iter().any(TopicSpec::is_weighted);
         let load = crate::load::load(loads, result);
@@ -767,7 +786,7 @@ pub fn member_detail(report: &Report, scenario: &Scenario, request: &MemberReque
     }
     let racks = Racks::new(scenario, report.racks);
     let (chips, more) = member_chips(&racks, result, diff, &request.member, MEMBER_CHIP_LIMIT);
-    let topics = scenario.topics.iter().map(|t| t.name.clone()).collect();
+    let topics = topic_names(scenario);
     Some(MemberDetail { request: request.clone(), chips, more, topics })
 }
 

@@ -26,7 +26,7 @@ use assignor::rebalance::{self, Diff, Lists};
 
 use crate::digest::{
     Assigned, LaneDigest, LaneSample, LaneState, Names, OutcomeDigest, PanelDigest, PanelId, ReconciliationDigest,
-    RoundDigest, StopDigest, TimelineDigest, LANE_CELLS, STOPS_SHOWN,
+    RoundDigest, StopDigest, TimelineDigest, TopicIndex, LANE_CELLS, STOPS_SHOWN,
 };
 use crate::format::Scenario;
 use crate::model::Model;
@@ -261,20 +261,7 @@ impl ServerReport {
 /// does, and the stops; `None` when it was not simulated.
 fn reconciliation_digest(outcome: &ServerOutcome, scenario: &Scenario) -> Option<ReconciliationDigest> {
     let reconciliation = outcome.reconciliation.as_ref()?;
-    // Topic names as indices: the scenario's, then any other a lane or stop names (a deleted topic
-    // whose partitions a member still consumed).
-    let mut topics: Vec<String> = scenario.topics.iter().map(|t| t.name.clone()).collect();
-    let mut index: std::collections::HashMap<String, u32> =
-        (0u32..).zip(&topics).map(|(i, name)| (name.clone(), i)).collect();
-    let mut topic_of = |name: &str| -> u32 {
-        if let Some(&i) = index.get(name) {
-            return i;
-        }
-        let i = u32::try_from(topics.len()).unwrap_or(u32::MAX);
-        topics.push(name.to_string());
-        index.insert(name.to_string(), i);
-        i
-    };
+    let topics = TopicIndex::new(scenario);
     // Each member's lane in heartbeat order, with the samples where it changes.
     let changes: Vec<_> = outcome
         .heartbeats
@@ -301,7 +288,7 @@ fn reconciliation_digest(outcome: &ServerOutcome, scenario: &Scenario) -> Option
                         consuming: lane
                             .consuming
                             .get(after)
-                            .map(|set| set.iter().map(|tp| (topic_of(&tp.topic), tp.partition)).collect())
+                            .map(|set| set.iter().map(|tp| (topics.of(&tp.topic), tp.partition)).collect())
                             .unwrap_or_default(),
                     })
                     .collect(),
@@ -315,7 +302,7 @@ fn reconciliation_digest(outcome: &ServerOutcome, scenario: &Scenario) -> Option
         .iter()
         .take(STOPS_SHOWN)
         .map(|stop| StopDigest {
-            topic: topic_of(&stop.partition.topic),
+            topic: topics.of(&stop.partition.topic),
             partition: stop.partition.partition,
             from: stop.from.clone(),
             to: stop.to.clone(),
@@ -329,7 +316,6 @@ fn reconciliation_digest(outcome: &ServerOutcome, scenario: &Scenario) -> Option
         heartbeats: outcome.heartbeats.clone(),
         columns,
         lanes,
-        topics: topics.into(),
         stops,
         stop_count: reconciliation.stops.len(),
     })

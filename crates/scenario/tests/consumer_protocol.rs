@@ -335,11 +335,12 @@ fn a_server_panels_lanes_are_the_reconciliation_where_it_changes() {
         let outcome = server.outcome.as_ref().unwrap();
         let reconciliation = outcome.reconciliation.as_ref().unwrap();
         let digest = server.digest(&report, &scenario);
+        let topics = std::sync::Arc::clone(&digest.outcome.as_ref().unwrap().topics);
         let lanes = digest.outcome.as_ref().unwrap().reconciliation.clone().unwrap();
         assert_eq!((lanes.epoch, lanes.rounds, lanes.converged), (outcome.epoch, reconciliation.rounds, true));
         assert_eq!(lanes.heartbeats, outcome.heartbeats);
         assert_eq!(lanes.lanes.iter().map(|l| l.member.as_str()).collect::<Vec<_>>(), outcome.heartbeats);
-        let name = |&(topic, partition): &(u32, u32)| format!("{}-{partition}", lanes.topics[topic as usize]);
+        let name = |&(topic, partition): &(u32, u32)| format!("{}-{partition}", topics[topic as usize]);
         let mut columns = std::collections::BTreeSet::new();
         for lane in &lanes.lanes {
             let full = &reconciliation.lanes[&lane.member];

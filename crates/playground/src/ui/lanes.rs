@@ -19,6 +19,8 @@ use yew::prelude::*;
 pub struct LanesProps {
     /// `None`: the group is too large to simulate heartbeat by heartbeat.
     pub reconciliation: Option<Arc<ReconciliationDigest>>,
+    /// The panel's topic names, which lanes and stops index.
+    pub topics: Arc<[String]>,
 }
 
 #[function_component]
@@ -31,7 +33,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
     let r = &**reconciliation;
     let members = r.heartbeats.len().max(1);
     let partition = |&(topic, partition): &(u32, u32)| {
-        let name = r.topics.get(topic as usize).map_or("?", String::as_str);
+        let name = props.topics.get(topic as usize).map_or("?", String::as_str);
         TopicPartition::new(name, partition)
     };
     let header = |sample: usize| {

@@ -184,7 +184,7 @@ fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
             if show_diff {
                 { timeline(outcome, server) }
                 if server {
-                    <Lanes reconciliation={outcome.reconciliation.clone()} />
+                    <Lanes reconciliation={outcome.reconciliation.clone()} topics={std::sync::Arc::clone(&outcome.topics)} />
                 }
             }
             if outcome.violation_count > 0 {
