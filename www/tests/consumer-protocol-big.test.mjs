@@ -2,9 +2,9 @@
 // come from the compute worker like the classic ones, so an edit never blocks the page's thread.
 // The uniform panel is summarised (no chips, rows virtualised) and its figures and an opened
 // member's chips are `kap show --json`'s consumer section, then, after edits, `kap batch`'s answer
-// to the same group as a "protocol":"consumer" line owning the previous target; every edit paints
-// a new version with no long task (PerformanceObserver 'longtask', as www/tests/perf/measure.mjs)
-// over 50 ms on the page's thread where the edit renders and where its answer paints.
+// to the same group as a "protocol":"consumer" line owning the previous target; an edit paints a
+// new version with no long task (PerformanceObserver 'longtask', as www/tests/perf/measure.mjs)
+// over 50 ms on the page's thread where it renders and where its answer paints.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { collectErrors, resultsShown, useBrowser } from './browser.mjs';
@@ -66,6 +66,15 @@ function figures(assignment) {
   return { spread: `${max - min} (max ${max}, min ${min})`, heaviest, counts: Object.fromEntries(counts) };
 }
 
+/** The group as a `kap batch` consumer-protocol line: uniform, each member owning its target so far. */
+const uniformLine = (partitions, topicIds, owned) => ({
+  protocol: 'consumer',
+  strategy: 'uniform',
+  topics: Object.fromEntries(names.map((name, t) => [name, partitions[t]])),
+  topic_ids: topicIds,
+  members: members.map((id) => ({ id, topics: names, owned: owned[id] })),
+});
+
 /** Partitions of `before` whose owner in `after` is another member (or none): what a panel counts as moved. */
 function movedCount(before, after) {
   const owner = new Map(Object.entries(after).flatMap(([id, list]) => list.map(([t, p]) => [`${t}-${p}`, id])));
@@ -98,7 +107,9 @@ async function openedChips(page, member, count) {
 }
 
 /**
- * Clicks `+` on a topic's partition count and waits for the new version's answer. Returns the
+ * Clicks `+` on a topic's partition count and waits for the new version's answer. The click is the
+ * page's own (as measure.mjs dispatches its edits): no mouse over the page, whose hover checks
+ * after each change of a page this large would be counted in the tasks measured. Returns the
  * longest long tasks (0: none over 50 ms) of the click (its task renders the edit: where this
  * group's report used to be built), of the paint of the answer, and of everything in between
  * (the link and the saved work, written once the edits pause, among them).
@@ -157,23 +168,29 @@ test('100,000 partitions × 500 members on the consumer protocol: summarised, ka
   assert.equal(await page.$(`${uniform} tr[data-lane]`), null);
   assert.deepEqual(await page.locator('.migration-lines > li').allTextContents(), shown.migration);
   const member = 'C7';
+  let owned = opened.assignment;
   assert.deepEqual(await openedChips(page, member, opened.assignment[member].length), chipsOf(opened.assignment[member]));
 
   // Edits: each grows a topic by one partition; the group's target so far is what its members own.
-  let owned = opened.assignment;
+  // While an edit's answer is on its way, the server panels and what moving changes stay, dimmed.
+  // (Clicked by the page itself, as every edit here: see `grow`.)
+  await page.evaluate(() => document.querySelector('button[aria-label="Partitions of t9 plus one"]').click());
+  await page.waitForFunction(
+    (sel) =>
+      document.querySelector('.results').getAttribute('aria-busy') === 'true' &&
+      [document.querySelector(sel).closest('.panels'), document.querySelector('.migration-advice')].every(
+        (e) => Number(getComputedStyle(e).opacity) < 1,
+      ),
+    uniform,
+  );
+  await resultsShown(page, 120_000);
+  partitions[9] += 1;
+  owned = JSON.parse(kap(['batch'], JSON.stringify(uniformLine(partitions, ids, owned)) + '\n')).assignment;
   const longest = [];
   for (const [i, topic] of ['t0', 't1', 't2', 't3', 't4'].entries()) {
     longest.push(await grow(page, topic));
     partitions[i] += 1;
-    const line = {
-      id: i,
-      protocol: 'consumer',
-      strategy: 'uniform',
-      topics: Object.fromEntries(names.map((name, t) => [name, partitions[t]])),
-      topic_ids: ids,
-      members: members.map((id) => ({ id, topics: names, owned: owned[id] })),
-    };
-    const answer = JSON.parse(kap(['batch'], JSON.stringify(line) + '\n'));
+    const answer = JSON.parse(kap(['batch'], JSON.stringify(uniformLine(partitions, ids, owned)) + '\n'));
     assert.equal(answer.error, null);
     const moved = movedCount(owned, answer.assignment);
     owned = answer.assignment;
@@ -193,12 +210,14 @@ test('100,000 partitions × 500 members on the consumer protocol: summarised, ka
   }
   // The main thread is never blocked for long: the panels come from the compute worker (before,
   // this group's report was built on the page's thread in the click's task, at every edit). Long
-  // tasks are wall time, and on a loaded machine the page's thread waits for a core too: the best
-  // of the edits is what the page costs, the worst only bounds the noise.
+  // tasks are wall time, and on a loaded machine the page's thread waits for a core too: the median
+  // edit is what the page costs, the worst only bounds the noise (it is the link and the saved
+  // work, written once the edits pause: not the panels').
   const ms = (key) => longest.map((l) => Math.round(l[key]));
+  const median = (key) => ms(key).sort((a, b) => a - b)[Math.floor(longest.length / 2)];
   console.log(`longest long task per edit (ms): click ${ms('click')}, paint ${ms('paint')} (decode ${ms('decode')}), all ${ms('all')}`);
-  assert.ok(Math.min(...ms('click')) <= LONG_TASK_MS, `every edit's click blocked the page: ${ms('click')} ms`);
-  assert.ok(Math.min(...ms('paint')) <= LONG_TASK_MS, `every answer's paint blocked the page: ${ms('paint')} ms`);
+  assert.ok(median('click') <= LONG_TASK_MS, `the edits' clicks blocked the page: ${ms('click')} ms`);
+  assert.ok(median('paint') <= LONG_TASK_MS, `the answers' paints blocked the page: ${ms('paint')} ms`);
   assert.ok(Math.max(...ms('all')) <= FREEZE_MS, `an edit froze the page: ${ms('all')} ms`);
   assert.deepEqual(errors, []);
   await page.close();
