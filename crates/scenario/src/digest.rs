@@ -1121,6 +1121,28 @@ mod tests {
     }
 
     #[test]
+    fn a_panel_is_named_by_its_previous_assignments_key_and_crosses_as_that_name() {
+        let all: Vec<PanelId> = Strategy::ALL
+            .into_iter()
+            .map(PanelId::Classic)
+            .chain(ServerAssignor::ALL.into_iter().map(PanelId::Server))
+            .collect();
+        let names: Vec<&str> = all.iter().map(|p| p.name()).collect();
+        assert_eq!(names, ["range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "consumer-range"]);
+        for panel in &all {
+            assert_eq!(panel.name().parse::<PanelId>(), Ok(*panel));
+            assert_eq!(serde_json::to_string(panel).unwrap(), format!("\"{}\"", panel.name()));
+            assert_eq!(serde_json::from_str::<PanelId>(&serde_json::to_string(panel).unwrap()).unwrap(), *panel);
+        }
+        // `range` is the classic strategy; the server's is `consumer-range`, titled as the broker names it.
+        assert_eq!("range".parse(), Ok(PanelId::Classic(Strategy::Range)));
+        assert_eq!(PanelId::Server(ServerAssignor::Range).title(), "range (server)");
+        assert_eq!("StickyAssignor".parse(), Ok(PanelId::Classic(Strategy::Sticky)));
+        assert_eq!("sticky2".parse::<PanelId>(), Err(UnknownPanel("sticky2".into())));
+        assert!(serde_json::from_str::<PanelId>("\"uniform2\"").is_err());
+    }
+
+    #[test]
     fn names_say_how_many_are_left_out() {
         let all: Vec<String> = (0..25).map(|i| format!("m{i}")).collect();
         let names = Names::of(&all);
