@@ -392,7 +392,7 @@ fn Panels(props: &PanelsProps) -> Html {
     html! {
         <div class="panels">
             { for scenario.view.shown().into_iter().filter_map(|strategy| {
-                let digest = shown.panels.iter().find(|d| d.panel == scenario::digest::PanelId::Classic(strategy))?;
+                let digest = shown.panels.iter().find(|d| d.panel == scenario::StrategyId::Classic(strategy))?;
                 Some(html! {
                     <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={details.clone()}
                         show_diff={scenario.view.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())} />

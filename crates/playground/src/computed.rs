@@ -4,9 +4,10 @@
 
 use std::rc::Rc;
 
-use scenario::digest::{PanelDigest, PanelId};
+use scenario::digest::PanelDigest;
 use scenario::report::Report;
 use scenario::Scenario;
+use scenario::StrategyId;
 use serde::{Deserialize, Serialize};
 
 /// One scenario's report as the page shows it.
@@ -34,8 +35,8 @@ pub struct Computed {
 /// (each with its lanes) and what moving to the new protocol changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConsumerProtocol {
-    /// The group's `group.remote.assignor`, a [`PanelId::Server`].
-    pub chosen: PanelId,
+    /// The group's `group.remote.assignor`, a [`StrategyId::Server`].
+    pub chosen: StrategyId,
     /// Every server-side assignor's panel, in `ServerAssignor::ALL` order.
     pub panels: Vec<Rc<PanelDigest>>,
     /// What moving to the consumer protocol changes, in sentences (`scenario::server::migration`).
@@ -69,7 +70,7 @@ impl Computed {
             members: report.members.len(),
             panels: PanelDigest::all(report, scenario).into_iter().map(Rc::new).collect(),
             consumer: report.server_assignor.map(|assignor| ConsumerProtocol {
-                chosen: PanelId::Server(assignor),
+                chosen: StrategyId::Server(assignor),
                 panels: report.servers.iter().map(|server| Rc::new(server.digest(report, scenario))).collect(),
                 migration: scenario::server::migration(report),
             }),
@@ -100,9 +101,9 @@ mod tests {
         let report = Report::new(&scenario);
         let computed = Computed::new(&report, &scenario);
         let consumer = computed.consumer.as_ref().unwrap_or_else(|| panic!("no consumer protocol"));
-        assert_eq!(consumer.chosen, PanelId::Server(ServerAssignor::Uniform));
-        let panels: Vec<PanelId> = consumer.panels.iter().map(|p| p.panel).collect();
-        assert_eq!(panels, [PanelId::Server(ServerAssignor::Uniform), PanelId::Server(ServerAssignor::Range)]);
+        assert_eq!(consumer.chosen, StrategyId::Server(ServerAssignor::Uniform));
+        let panels: Vec<StrategyId> = consumer.panels.iter().map(|p| p.panel).collect();
+        assert_eq!(panels, [StrategyId::Server(ServerAssignor::Uniform), StrategyId::Server(ServerAssignor::Range)]);
         for (panel, server) in consumer.panels.iter().zip(&report.servers) {
             assert_eq!(**panel, server.digest(&report, &scenario));
             // Small: every chip and the lanes come with it.
@@ -155,7 +156,7 @@ mod tests {
         let uniform = consumer.panels[0].outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((uniform.metrics.max, uniform.metrics.min, uniform.metrics.spread), (34, 33, 1));
         for assignor in ServerAssignor::ALL {
-            let request = MemberRequest { panel: PanelId::Server(assignor), member: "C007".into() };
+            let request = MemberRequest { panel: StrategyId::Server(assignor), member: "C007".into() };
             let detail = engine.member(1, &request, None).ok().flatten().unwrap_or_else(|| panic!("no C007"));
             let held: Vec<String> = detail
                 .chips

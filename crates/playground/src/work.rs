@@ -378,7 +378,7 @@ fn frame(walkthrough: &Walkthrough, step: usize) -> WalkFrame {
 mod tests {
     use super::*;
     use assignor::Strategy;
-    use scenario::digest::PanelId;
+    use scenario::StrategyId;
 
     fn job(version: Version, prior: Prior) -> Job {
         Job { version, prior, scenario: Rc::new(Scenario::default()) }
@@ -478,11 +478,11 @@ mod tests {
         let job = |version| Job { version, prior: Prior::Inline, scenario: Rc::new(big.clone()) };
         let answer = engine.compute(vec![job(1)], &[]).unwrap_or_else(|| panic!("no answer"));
         assert!(answer.computed.summarised());
-        let request = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C1".into() };
+        let request = MemberRequest { panel: StrategyId::Classic(Strategy::Sticky), member: "C1".into() };
         let expected = member_detail(&Report::new(&big), &big, &request);
         assert!(expected.as_ref().is_some_and(|d| !d.chips.is_empty()));
         assert_eq!(engine.member(1, &request, None), Ok(expected.clone()));
-        let nobody = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C9".into() };
+        let nobody = MemberRequest { panel: StrategyId::Classic(Strategy::Sticky), member: "C9".into() };
         assert_eq!(engine.member(1, &nobody, None), Ok(None));
         engine.compute(vec![job(2)], &[]);
         assert_eq!(engine.member(1, &request, None), Err(()));
@@ -509,7 +509,7 @@ mod tests {
         engine.compute(vec![one], &[]);
         engine.compute(vec![two.clone()], &[1]);
         engine.compute(vec![three], &[1, 2]);
-        let request = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C1".into() };
+        let request = MemberRequest { panel: StrategyId::Classic(Strategy::Sticky), member: "C1".into() };
         let expected = member_detail(&Report::new(&joined), &joined, &request);
         // C1 gives partitions to the newcomer: its chips say which, from version 1's assignment.
         let kept = scenario::digest::ChipKind::Kept;

@@ -1,6 +1,6 @@
 //! What a panel shows, as plain data: a [`PanelDigest`] holds everything the page renders of one
 //! classic strategy's [`StrategyReport`] or one server-side assignor's
-//! [`ServerReport`](crate::server::ServerReport) (KIP-848), and nothing it does not; [`PanelId`]
+//! [`ServerReport`](crate::server::ServerReport) (KIP-848), and nothing it does not; [`StrategyId`]
 //! says which panel it is. It is serializable so that the
 //! strategies can run in a Web Worker and send the page only this, and its size is bounded by the
 //! number of members, never by the number of partitions: at a million partitions a panel is a
@@ -22,18 +22,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use assignor::check::Metrics;
-use assignor::consumer_group::ServerAssignor;
 use assignor::protocol::RebalanceProtocol;
 use assignor::rebalance::{Diff, Lists, Rebalance};
-use assignor::{Strategy, TopicPartition};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use assignor::TopicPartition;
+use serde::{Deserialize, Serialize};
 
-use crate::format::{previous_key, Scenario, TopicSpec};
+use crate::format::{Scenario, TopicSpec};
 use crate::report::{Outcome, Report, StrategyReport};
+use crate::strategy_id::StrategyId;
 
 /// Up to this many partitions in all (and [`ROW_LIMIT`] members), a panel shows every partition as a
 /// chip; above it, members' loads and a summary, and chips only for a member the user opens. A
@@ -65,88 +64,21 @@ pub fn shows_chips(partitions: usize, members: usize) -> bool {
     partitions <= CHIP_LIMIT && members <= ROW_LIMIT
 }
 
-/// Which panel: a classic strategy's, or a server-side assignor's on the consumer protocol
-/// (KIP-848). It crosses the worker boundary as its [`name`](PanelId::name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum PanelId {
-    /// A client-side strategy, computed by the group leader (`partition.assignment.strategy`).
-    Classic(Strategy),
-    /// A server-side assignor, computed by the group coordinator (`group.remote.assignor`).
-    Server(ServerAssignor),
-}
-
-impl PanelId {
-    /// The key its assignment has in [`Previous::assignments`](crate::Previous): the classic
-    /// strategy's name (`range`, `cooperative-sticky`, …), or [`previous_key`] (`uniform`,
-    /// `consumer-range`, since `range` is the classic one there).
-    pub fn name(self) -> &'static str {
-        match self {
-            PanelId::Classic(strategy) => strategy.name(),
-            PanelId::Server(assignor) => previous_key(assignor),
-        }
-    }
-
-    /// Its heading: `range`, `uniform (server)`, `range (server)`.
+impl StrategyId {
+    /// Its panel's heading: `range`, `uniform (server)`, `range (server)` (as the broker names it).
     pub fn title(self) -> String {
         match self {
-            PanelId::Classic(strategy) => strategy.name().to_string(),
-            PanelId::Server(assignor) => format!("{} (server)", assignor.name()),
+            StrategyId::Classic(strategy) => strategy.name().to_string(),
+            StrategyId::Server(assignor) => format!("{} (server)", assignor.name()),
         }
-    }
-}
-
-impl fmt::Display for PanelId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A panel name that is neither a classic strategy's nor a server-side assignor's key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownPanel(pub String);
-
-impl fmt::Display for UnknownPanel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown panel {:?} (expected range, roundrobin, sticky, cooperative-sticky, uniform or consumer-range)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownPanel {}
-
-impl FromStr for PanelId {
-    type Err = UnknownPanel;
-
-    /// A [`name`](PanelId::name); a classic strategy also by its class name.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if let Some(assignor) = ServerAssignor::ALL.into_iter().find(|&a| previous_key(a) == s) {
-            return Ok(PanelId::Server(assignor));
-        }
-        s.parse().map(PanelId::Classic).map_err(|_| UnknownPanel(s.to_string()))
-    }
-}
-
-impl Serialize for PanelId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-impl<'de> Deserialize<'de> for PanelId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
 /// One panel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PanelDigest {
-    /// Whose panel it is.
-    pub panel: PanelId,
+    /// Whose panel it is, by the name it goes by everywhere (`range` … `uniform`, `consumer-range`).
+    pub panel: StrategyId,
     /// What the strategy or assignor comes to, or why Kafka cannot assign the group.
     pub outcome: Result<OutcomeDigest, String>,
 }
@@ -495,7 +427,7 @@ pub struct StopDigest {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MemberRequest {
     /// The panel.
-    pub panel: PanelId,
+    pub panel: StrategyId,
     /// The member id.
     pub member: String,
 }
@@ -520,7 +452,7 @@ impl PanelDigest {
             Ok(outcome) => Ok(OutcomeDigest::new(report, outcome, scenario)),
             Err(e) => Err(e.to_string()),
         };
-        PanelDigest { panel: PanelId::Classic(strategy.strategy), outcome }
+        PanelDigest { panel: StrategyId::Classic(strategy.strategy), outcome }
     }
 
     /// The digest of every strategy's panel in `report` (the report of `scenario`).
@@ -772,11 +704,11 @@ fn member_chips(racks: &Racks, result: &Lists, diff: &Diff, member: &str, limit:
 /// when the strategy did not assign or the member is not in its panel.
 pub fn member_detail(report: &Report, scenario: &Scenario, request: &MemberRequest) -> Option<MemberDetail> {
     let (result, diff) = match request.panel {
-        PanelId::Classic(strategy) => {
+        StrategyId::Classic(strategy) => {
             let rebalance = &report.outcome(strategy)?.rebalance;
             (rebalance.result(), &*rebalance.diff)
         }
-        PanelId::Server(assignor) => {
+        StrategyId::Server(assignor) => {
             let outcome = report.server(assignor)?;
             (&outcome.target, &*outcome.diff)
         }
@@ -889,6 +821,8 @@ fn sample(sorted: &[u64], points: usize) -> Vec<u64> {
 mod tests {
     use super::*;
     use crate::format::ConsumerSpec;
+    use assignor::consumer_group::ServerAssignor;
+    use assignor::Strategy;
 
     fn preset(id: &str) -> Scenario {
         crate::presets::find(id).and_then(|p| p.scenario().ok()).unwrap_or_default()
@@ -1060,7 +994,7 @@ mod tests {
         assert!(json.len() < 4 * 299 * 300, "{} bytes", json.len());
         assert_eq!(serde_json::from_str::<Vec<PanelDigest>>(&json).unwrap(), digests);
         // Opening one member brings its chips back, as the small group's row has them.
-        let request = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C0007".into() };
+        let request = MemberRequest { panel: StrategyId::Classic(Strategy::Sticky), member: "C0007".into() };
         let detail = member_detail(&report, &scenario, &request).unwrap();
         let held: Vec<String> =
             detail.chips.iter().filter(|c| c.kind != ChipKind::Revoked).map(|c| chip_text(&detail.topics, c)).collect();
@@ -1076,7 +1010,7 @@ mod tests {
             .collect();
         assert_eq!(held, marked);
         assert_eq!(detail.more, 0);
-        let gone = MemberRequest { panel: PanelId::Classic(Strategy::Sticky), member: "C0299".into() };
+        let gone = MemberRequest { panel: StrategyId::Classic(Strategy::Sticky), member: "C0299".into() };
         assert_eq!(member_detail(&report, &scenario, &gone), None);
     }
 
@@ -1121,25 +1055,10 @@ mod tests {
     }
 
     #[test]
-    fn a_panel_is_named_by_its_previous_assignments_key_and_crosses_as_that_name() {
-        let all: Vec<PanelId> = Strategy::ALL
-            .into_iter()
-            .map(PanelId::Classic)
-            .chain(ServerAssignor::ALL.into_iter().map(PanelId::Server))
-            .collect();
-        let names: Vec<&str> = all.iter().map(|p| p.name()).collect();
-        assert_eq!(names, ["range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "consumer-range"]);
-        for panel in &all {
-            assert_eq!(panel.name().parse::<PanelId>(), Ok(*panel));
-            assert_eq!(serde_json::to_string(panel).unwrap(), format!("\"{}\"", panel.name()));
-            assert_eq!(serde_json::from_str::<PanelId>(&serde_json::to_string(panel).unwrap()).unwrap(), *panel);
-        }
-        // `range` is the classic strategy; the server's is `consumer-range`, titled as the broker names it.
-        assert_eq!("range".parse(), Ok(PanelId::Classic(Strategy::Range)));
-        assert_eq!(PanelId::Server(ServerAssignor::Range).title(), "range (server)");
-        assert_eq!("StickyAssignor".parse(), Ok(PanelId::Classic(Strategy::Sticky)));
-        assert_eq!("sticky2".parse::<PanelId>(), Err(UnknownPanel("sticky2".into())));
-        assert!(serde_json::from_str::<PanelId>("\"uniform2\"").is_err());
+    fn a_server_panels_heading_names_the_assignor_as_the_broker_does() {
+        assert_eq!(StrategyId::Classic(Strategy::Range).title(), "range");
+        assert_eq!(StrategyId::Server(ServerAssignor::Uniform).title(), "uniform (server)");
+        assert_eq!(StrategyId::Server(ServerAssignor::Range).title(), "range (server)");
     }
 
     #[test]

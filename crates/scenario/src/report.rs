@@ -566,7 +566,7 @@ mod tests {
         let model = Model::new(&scenario).unwrap();
         for server in &report.servers {
             let digest = server.digest(&report, &scenario);
-            let id: StrategyId = digest.panel.name().parse().unwrap();
+            let id = digest.panel;
             let walkthrough = Walkthrough::new(&model, id).unwrap();
             let target = &server.outcome.as_ref().unwrap().target;
             assert_eq!(&walkthrough.lists_after(walkthrough.steps.len()), target, "{id}");

@@ -25,12 +25,13 @@ use assignor::consumer_group::{target_assignment, CoordinatorError, ServerAssign
 use assignor::rebalance::{self, Diff, Lists};
 
 use crate::digest::{
-    Assigned, LaneDigest, LaneSample, LaneState, Names, OutcomeDigest, PanelDigest, PanelId, ReconciliationDigest,
-    RoundDigest, StopDigest, TimelineDigest, TopicIndex, LANE_CELLS, STOPS_SHOWN,
+    Assigned, LaneDigest, LaneSample, LaneState, Names, OutcomeDigest, PanelDigest, ReconciliationDigest, RoundDigest,
+    StopDigest, TimelineDigest, TopicIndex, LANE_CELLS, STOPS_SHOWN,
 };
 use crate::format::Scenario;
 use crate::model::Model;
 use crate::report::Report;
+use crate::strategy_id::StrategyId;
 
 /// One server-side assignor's outcome, or why Kafka's coordinator cannot compute it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,7 +231,7 @@ fn partitions(count: usize) -> String {
 
 impl ServerReport {
     /// This assignor's panel as the classic panels' [`PanelDigest`] (see [`crate::digest`]),
-    /// [`PanelId::Server`]; its protocol is `CONSUMER`, its timeline the reconciliation's rounds of
+    /// [`StrategyId::Server`]; its protocol is `CONSUMER`, its timeline the reconciliation's rounds of
     /// heartbeats, and it carries the lanes. `report` and `scenario` are the ones it is of.
     pub fn digest(&self, report: &Report, scenario: &Scenario) -> PanelDigest {
         let outcome = match &self.outcome {
@@ -253,7 +254,7 @@ impl ServerReport {
                 Ok(OutcomeDigest::build(report, &assigned, &scenario.topics, scenario))
             }
         };
-        PanelDigest { panel: PanelId::Server(self.assignor), outcome }
+        PanelDigest { panel: StrategyId::Server(self.assignor), outcome }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Which assignor a panel, a walkthrough or an explanation is of: one of the four classic
 //! client-side strategies, or one of the consumer protocol's server-side assignors (KIP-848), by
-//! the one name each goes by everywhere — a panel's [`PanelDigest::strategy`](crate::digest::PanelDigest),
+//! the one name each goes by everywhere — a panel's [`PanelDigest::panel`](crate::digest::PanelDigest),
 //! the key of its previous assignment in a scenario, `kap explain --strategy` and `kap config
 //! --strategy`: `range`, `roundrobin`, `sticky`, `cooperative-sticky`, `uniform`, `consumer-range`.
 //!
@@ -150,11 +150,11 @@ mod tests {
         let report = crate::report::Report::new(&scenario);
         for server in &report.servers {
             let digest = server.digest(&report, &scenario);
-            assert_eq!(digest.panel.name().parse(), Ok(StrategyId::Server(server.assignor)));
+            assert_eq!(digest.panel, StrategyId::Server(server.assignor));
         }
         for classic in &report.strategies {
             let digest = crate::digest::PanelDigest::new(&report, classic, &scenario);
-            assert_eq!(digest.panel.name().parse(), Ok(StrategyId::Classic(classic.strategy)));
+            assert_eq!(digest.panel, StrategyId::Classic(classic.strategy));
         }
     }
 }

@@ -291,11 +291,12 @@ proptest! {
 
 #[test]
 fn a_server_panel_has_the_classic_panels_digest() {
-    use scenario::digest::{member_detail, ChipKind, MemberRequest, MovesDigest, PanelDigest, PanelId};
+    use scenario::digest::{member_detail, ChipKind, MemberRequest, MovesDigest, PanelDigest};
+    use scenario::StrategyId;
     let scenario = scenario::presets::find("consumer-protocol-uniform").unwrap().scenario().unwrap();
     let report = Report::new(&scenario);
     let digest = report.servers[0].digest(&report, &scenario);
-    assert_eq!(digest.panel, PanelId::Server(ServerAssignor::Uniform));
+    assert_eq!(digest.panel, StrategyId::Server(ServerAssignor::Uniform));
     assert_eq!(digest.panel.name(), "uniform");
     // It crosses a worker boundary as the classic ones do.
     let json = serde_json::to_string(&digest).unwrap();
@@ -316,10 +317,10 @@ fn a_server_panel_has_the_classic_panels_digest() {
         "only the 2 partitions that change owner stop, for at most 6 heartbeats; the rest keep flowing"
     );
     // One member's partitions on request, as for a big group's panel.
-    let request = MemberRequest { panel: PanelId::Server(ServerAssignor::Uniform), member: "C3".into() };
+    let request = MemberRequest { panel: StrategyId::Server(ServerAssignor::Uniform), member: "C3".into() };
     let detail = member_detail(&report, &scenario, &request).unwrap();
     assert_eq!(detail.chips.iter().map(|c| c.partition).collect::<Vec<_>>(), [3, 5]);
-    let range = MemberRequest { panel: PanelId::Server(ServerAssignor::Range), member: "C3".into() };
+    let range = MemberRequest { panel: StrategyId::Server(ServerAssignor::Range), member: "C3".into() };
     assert_eq!(member_detail(&report, &scenario, &range).unwrap().chips.len(), 1);
 }
 

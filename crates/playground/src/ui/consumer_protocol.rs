@@ -13,7 +13,7 @@
 use std::rc::Rc;
 
 use scenario::config::{ServerAssignor, Target};
-use scenario::digest::PanelId;
+use scenario::StrategyId;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -110,7 +110,7 @@ pub fn ConsumerProtocolResults() -> Html {
     let (Some(store), Some(details)) = (use_context::<Store>(), use_context::<MemberSource>()) else { return html! {} };
     let shown = Rc::clone(&store.shown);
     let Some(consumer) = &shown.consumer else { return html! {} };
-    let PanelId::Server(assignor) = consumer.chosen else { return html! {} };
+    let StrategyId::Server(assignor) = consumer.chosen else { return html! {} };
     let target = Target::Consumer(assignor);
     html! {
         <section class="consumer-protocol" aria-labelledby="consumer-protocol-heading">

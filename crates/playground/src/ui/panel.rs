@@ -17,7 +17,8 @@
 
 use std::rc::Rc;
 
-use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest, PanelId};
+use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest};
+use scenario::StrategyId;
 use yew::prelude::*;
 
 use crate::ui::explain::Explain;
@@ -99,8 +100,8 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
     let digest = &props.digest;
     let name = digest.panel.name();
     let (strategy, assignor) = match digest.panel {
-        PanelId::Classic(strategy) => (Some(strategy), None),
-        PanelId::Server(assignor) => (None, Some(assignor)),
+        StrategyId::Classic(strategy) => (Some(strategy), None),
+        StrategyId::Server(assignor) => (None, Some(assignor)),
     };
     // The walkthrough records every step: offered where chips are, not for a million partitions
     // (and not yet for the server-side assignors).
@@ -159,7 +160,7 @@ fn badge(outcome: &OutcomeDigest) -> Html {
 
 fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
     let show_diff = props.show_diff && outcome.moves.had_owners;
-    let server = matches!(props.digest.panel, PanelId::Server(_));
+    let server = matches!(props.digest.panel, StrategyId::Server(_));
     let style = RowStyle {
         topics: std::sync::Arc::clone(&outcome.topics),
         show_diff,
