@@ -4,15 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, panels, useBrowser } from './browser.mjs';
-import { assignmentChips, explain, kap } from './kap.mjs';
+import { assignmentChips, explain, kap, link } from './kap.mjs';
 
 const env = useBrowser();
 
 const PANEL = 'section[data-strategy="roundrobin"]';
 
 /** The walkthrough on screen: its step, sentence, position text and each member's chips. */
-const walkthrough = (page) =>
-  page.$eval(`${PANEL} .explain`, (e) => ({
+const walkthrough = (page, panel = PANEL) =>
+  page.$eval(`${panel} .explain`, (e) => ({
     step: Number(e.dataset.step),
     sentence: e.querySelector('.sentence').textContent,
     position: e.querySelector('.position').textContent,
@@ -24,8 +24,8 @@ const walkthrough = (page) =>
     ),
   }));
 
-const atStep = (page, n) =>
-  page.waitForSelector(`${PANEL} .explain[data-step="${n}"]`, { timeout: 5_000 }).catch(() => {});
+const atStep = (page, n, panel = PANEL) =>
+  page.waitForSelector(`${panel} .explain[data-step="${n}"]`, { timeout: 5_000 }).catch(() => {});
 
 test('roundrobin walkthrough: every step as kap explains it, ending on the panel\'s assignment', async () => {
   const { page, errors } = await openPlayground(env);
@@ -82,6 +82,30 @@ test('roundrobin walkthrough: every step as kap explains it, ending on the panel
   await page.click(`${PANEL} button.explain-toggle:text-is("Close walkthrough")`);
   await page.waitForSelector(`${PANEL} [data-member]`);
   assert.deepEqual((await panels(page)).roundrobin, panel);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the broker\'s uniform assignor is walked through as kap explains it, from each member\'s current target', async () => {
+  const SERVER = 'section[data-server-assignor="uniform"]';
+  const text = kap(['preset', 'consumer-protocol-uniform']);
+  const { steps, assignment } = explain(text, 'uniform');
+  assert.ok(steps.length > 3, `${steps.length} steps`);
+  const { page, errors } = await openPlayground(env, link(text, env.url).slice(env.url.length));
+  await page.waitForSelector(`${SERVER} [data-member]`);
+  await page.click(`${SERVER} button.explain-toggle:text-is("Explain")`);
+  await atStep(page, 1, SERVER);
+  for (let n = 1; n <= steps.length; n++) {
+    if (n > 1) {
+      await page.locator(`${SERVER} .controls button:text-is("Next")`).click();
+      await atStep(page, n, SERVER);
+    }
+    const w = await walkthrough(page, SERVER);
+    assert.equal(w.position, `step ${n} of ${steps.length}`);
+    assert.equal(w.sentence, steps[n - 1].text, `step ${n}`);
+    assert.deepEqual(w.members, assignmentChips(steps[n - 1].soFar), `step ${n}: the assignment so far`);
+  }
+  assert.deepEqual((await walkthrough(page, SERVER)).members, assignmentChips(assignment));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -264,7 +264,7 @@ fn EmbedView() -> Html {
                 <p class="embed-title">{ store.scenario.title.clone() }</p>
             }
             <Results>
-                <ConsumerProtocolResults />
+                <ConsumerProtocolResults explain=false />
                 <Panels explain=false />
             </Results>
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>

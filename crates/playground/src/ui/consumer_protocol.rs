@@ -105,8 +105,15 @@ pub fn ProtocolEditor() -> Html {
 /// The server-side panels, what moving to the consumer protocol changes, and the settings: shown for
 /// a group whose painted answer is on the consumer protocol. Everything comes from that answer (the
 /// compute worker's `Computed::consumer`); the panels are drawn by the classic panels' renderer.
+#[derive(Properties, PartialEq)]
+pub struct ResultsProps {
+    /// Whether the panels offer the explain walkthrough (not in embeds).
+    #[prop_or(true)]
+    pub explain: bool,
+}
+
 #[function_component]
-pub fn ConsumerProtocolResults() -> Html {
+pub fn ConsumerProtocolResults(props: &ResultsProps) -> Html {
     let (Some(store), Some(details)) = (use_context::<Store>(), use_context::<MemberSource>()) else { return html! {} };
     let shown = Rc::clone(&store.shown);
     let Some(consumer) = &shown.consumer else { return html! {} };
@@ -118,7 +125,7 @@ pub fn ConsumerProtocolResults() -> Html {
             <div class="panels server-panels">
                 { for consumer.panels.iter().map(|digest| html! {
                     <StrategyPanel key={digest.panel.name()} digest={Rc::clone(digest)} details={details.clone()}
-                        show_diff={store.scenario.view.diff} chosen={digest.panel == consumer.chosen} />
+                        show_diff={store.scenario.view.diff} explain={props.explain} chosen={digest.panel == consumer.chosen} />
                 }) }
             </div>
             if !consumer.migration.is_empty() {

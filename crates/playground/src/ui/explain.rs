@@ -6,10 +6,9 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use assignor::Strategy;
 use gloo::timers::callback::Interval;
 use playground::work::{WalkFrame, WalkRequest};
-use scenario::Scenario;
+use scenario::{Scenario, StrategyId};
 use yew::prelude::*;
 
 use crate::ui::Store;
@@ -31,7 +30,7 @@ impl PartialEq for WalkSource {
 
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
-    pub strategy: Strategy,
+    pub strategy: StrategyId,
 }
 
 #[function_component]
@@ -48,7 +47,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
         let (frame, scenario) = (frame.clone(), Rc::clone(&store.scenario));
         use_effect_with((store.version(), props.strategy, *at, source), move |(version, strategy, at, source)| {
             let asking = Rc::new(Cell::new(true));
-            let request = WalkRequest { version: *version, strategy: (*strategy).into(), step: *at };
+            let request = WalkRequest { version: *version, strategy: *strategy, step: *at };
             let give = {
                 let asking = Rc::clone(&asking);
                 Callback::from(move |answer| {

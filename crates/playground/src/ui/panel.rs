@@ -103,9 +103,8 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         StrategyId::Classic(strategy) => (Some(strategy), None),
         StrategyId::Server(assignor) => (None, Some(assignor)),
     };
-    // The walkthrough records every step: offered where chips are, not for a million partitions
-    // (and not yet for the server-side assignors).
-    let explain = strategy.filter(|_| props.explain && digest.outcome.as_ref().is_ok_and(|o| o.chips));
+    // The walkthrough records every step: offered where chips are, not for a million partitions.
+    let explain = (props.explain && digest.outcome.as_ref().is_ok_and(|o| o.chips)).then_some(digest.panel);
     let (badge, body) = match &digest.outcome {
         Err(message) => {
             let who = if assignor.is_some() { "Kafka's coordinator" } else { "Kafka's assignor" };
