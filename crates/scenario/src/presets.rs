@@ -1,5 +1,7 @@
 //! Ready-made scenarios: every worked example of the two seed articles, and the rebalance triggers
-//! they describe. Each is a data file in `presets/`: a starting group and the events that follow it.
+//! they describe. Each is a data file in `presets/`: a starting group and the events that follow it;
+//! beside it in `presets/opened/`, the scenario those events lead to, written by the tests, so the
+//! page opens a preset without running a rebalance.
 
 use serde::Deserialize;
 
@@ -7,6 +9,7 @@ use crate::edit::EditError;
 use crate::events::{settle, Event};
 use crate::format::Scenario;
 use crate::validate;
+use crate::ReadError;
 
 /// A preset as stored.
 #[derive(Clone, Debug, Deserialize)]
@@ -23,32 +26,44 @@ pub struct Preset {
     /// Events after the first assignment; the last one is the rebalance the page opens on.
     #[serde(default)]
     pub then: Vec<Event>,
+    /// The scenario it opens on, as a file: [`Preset::scenario`].
+    #[serde(skip)]
+    opened: &'static str,
+}
+
+/// A preset's files: its source (`presets/ID.json`: the group and the events) and the scenario it
+/// opens on (`presets/opened/ID.json`), written from the source by this module's tests.
+macro_rules! preset_files {
+    ($($id:literal),* $(,)?) => {
+        [$(($id, include_str!(concat!("../presets/", $id, ".json")), include_str!(concat!("../presets/opened/", $id, ".json")))),*]
+    };
 }
 
 /// Presets in menu order; the first is what the page opens on.
-const FILES: [(&str, &str); 13] = [
-    ("range-imbalance", include_str!("../presets/range-imbalance.json")),
-    ("roundrobin-uneven", include_str!("../presets/roundrobin-uneven.json")),
-    ("range-two-topics", include_str!("../presets/range-two-topics.json")),
-    ("sticky-crash-c3", include_str!("../presets/sticky-crash-c3.json")),
-    ("sticky-crash-c1", include_str!("../presets/sticky-crash-c1.json")),
-    ("pattern-new-topic", include_str!("../presets/pattern-new-topic.json")),
-    ("add-partitions", include_str!("../presets/add-partitions.json")),
-    ("cooperative-upgrade", include_str!("../presets/cooperative-upgrade.json")),
-    ("rack-aware", include_str!("../presets/rack-aware.json")),
-    ("static-members", include_str!("../presets/static-members.json")),
-    ("consumer-protocol-uniform", include_str!("../presets/consumer-protocol-uniform.json")),
-    ("uniform-heterogeneous", include_str!("../presets/uniform-heterogeneous.json")),
-    ("consumer-rolling-restart", include_str!("../presets/consumer-rolling-restart.json")),
+const FILES: [(&str, &str, &str); 13] = preset_files![
+    "range-imbalance",
+    "roundrobin-uneven",
+    "range-two-topics",
+    "sticky-crash-c3",
+    "sticky-crash-c1",
+    "pattern-new-topic",
+    "add-partitions",
+    "cooperative-upgrade",
+    "rack-aware",
+    "static-members",
+    "consumer-protocol-uniform",
+    "uniform-heterogeneous",
+    "consumer-rolling-restart",
 ];
 
 /// Every preset. The files are part of the build and tested, so none fails to parse.
 pub fn all() -> Vec<Preset> {
     FILES
         .iter()
-        .filter_map(|(id, text)| {
-            let mut preset: Preset = serde_json::from_str(text).ok()?;
+        .filter_map(|(id, source, opened)| {
+            let mut preset: Preset = serde_json::from_str(source).ok()?;
             preset.id = id;
+            preset.opened = opened;
             Some(preset)
         })
         .collect()
@@ -60,9 +75,17 @@ pub fn find(id: &str) -> Option<Preset> {
 }
 
 impl Preset {
-    /// The scenario the preset opens on: its group assigned fresh, then each event applied, every
-    /// event but the last rebalanced, so the page shows the last event's rebalance.
-    pub fn scenario(&self) -> Result<Scenario, EditError> {
+    /// The scenario the preset opens on: [`Preset::replay`] stored as a file, so that opening a
+    /// preset runs no rebalance and the page links no assignor for it (issue 9).
+    pub fn scenario(&self) -> Result<Scenario, ReadError> {
+        crate::read_file(self.opened)
+    }
+
+    /// The scenario the preset opens on, from its source: its group assigned fresh, then each event
+    /// applied, every event but the last rebalanced, so the page shows the last event's rebalance.
+    /// The tests check that the stored file is this; `KAP_WRITE_PRESETS=1 cargo test -p scenario
+    /// presets` writes it again after a preset or a strategy changed.
+    pub fn replay(&self) -> Result<Scenario, EditError> {
         let mut scenario = validate::checked(Scenario {
             title: self.title.clone(),
             notes: self.notes.clone(),
@@ -85,6 +108,28 @@ mod tests {
         for preset in all() {
             let scenario = preset.scenario().unwrap_or_else(|e| panic!("{}: {e}", preset.id));
             assert!(crate::validate::errors(&scenario).is_empty(), "{}", preset.id);
+        }
+    }
+
+    /// The stored scenarios are their sources replayed, to the byte: they cannot drift from the
+    /// events or from the strategies. With `KAP_WRITE_PRESETS` set, they are written instead.
+    #[test]
+    fn every_opened_file_is_its_preset_replayed() {
+        let write = std::env::var_os("KAP_WRITE_PRESETS").is_some();
+        for preset in all() {
+            let replayed = preset.replay().unwrap_or_else(|e| panic!("{}: {e}", preset.id));
+            let text = crate::to_json(&replayed) + "\n";
+            if write {
+                let path = format!("{}/presets/opened/{}.json", env!("CARGO_MANIFEST_DIR"), preset.id);
+                std::fs::write(&path, &text).unwrap_or_else(|e| panic!("{path}: {e}"));
+                continue;
+            }
+            assert_eq!(
+                preset.opened, text,
+                "{}: presets/opened/ is stale: KAP_WRITE_PRESETS=1 cargo test -p scenario presets",
+                preset.id
+            );
+            assert_eq!(preset.scenario().as_ref(), Ok(&replayed), "{}", preset.id);
         }
     }
 }
