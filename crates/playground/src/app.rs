@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
+use playground::work::Reading;
 use scenario::presets;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
@@ -17,6 +18,7 @@ use crate::ui::config::ConfigSection;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::explain::{StepAnswer, WalkSource};
+use crate::ui::import::ImportSource;
 use crate::ui::intro::Intro;
 use crate::ui::panel::{Answer, MemberSource, StrategyPanel, Unanswered};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
@@ -195,13 +197,29 @@ pub fn App() -> Html {
             }))
         }
     });
+    // A paste in the Import dialog: read by the worker, which runs the strategies it infers with.
+    let imports = use_memo((), {
+        let worker = Rc::clone(&worker);
+        move |_| {
+            ImportSource(Rc::new(move |request, answer: Callback<Reading>| match worker.as_ref() {
+                Some(worker) => worker.import(request, move |reading| answer.emit(reading)),
+                None => answer.emit(Reading {
+                    groups: Vec::new(),
+                    unread: Vec::new(),
+                    outcome: Err("The paste cannot be read: the compute worker did not start.".into()),
+                }),
+            }))
+        }
+    });
     html! {
         <ContextProvider<Store> context={store.clone()}>
             <ContextProvider<Keeper> context={keeper}>
                 <ContextProvider<MemberSource> context={(*details).clone()}>
                     <ContextProvider<Writer> context={(*writer).clone()}>
                         <ContextProvider<WalkSource> context={(*walks).clone()}>
-                            if *embed { <EmbedView /> } else { <Playground /> }
+                            <ContextProvider<ImportSource> context={(*imports).clone()}>
+                                if *embed { <EmbedView /> } else { <Playground /> }
+                            </ContextProvider<ImportSource>>
                         </ContextProvider<WalkSource>>
                     </ContextProvider<Writer>>
                 </ContextProvider<MemberSource>>

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use playground::travel::Texts;
-use playground::work::{Answer, Job, Queue, Reply, Request, Version, WalkFrame, WalkRequest};
+use playground::work::{Answer, ImportRequest, Job, Queue, Reading, Reply, Request, Version, WalkFrame, WalkRequest};
 use scenario::digest::{MemberDetail, MemberRequest};
 use scenario::Scenario;
 use wasm_bindgen::{JsCast, JsValue};
@@ -39,6 +39,8 @@ struct Connection {
     next_ticket: std::cell::Cell<u64>,
     /// Walkthrough steps asked for, waiting for the worker.
     walks: RefCell<Vec<WalkWait>>,
+    /// Pastes being read for the Import dialog, by ticket.
+    imports: RefCell<Vec<Waiting<u64, Reading>>>,
 }
 
 /// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
@@ -77,6 +79,7 @@ impl ComputeWorker {
             writes: RefCell::default(),
             next_ticket: std::cell::Cell::new(0),
             walks: RefCell::default(),
+            imports: RefCell::default(),
         });
         let failed = Rc::new(failed);
         let weak = Rc::downgrade(&connection);
@@ -107,6 +110,11 @@ impl ComputeWorker {
                 give_waiting(&connection.walks, &request, frame);
                 return;
             }
+            if let Ok(Reply::Imported { ticket, reading }) = reply {
+                // Nor is a paste read.
+                give_waiting(&connection.imports, &ticket, *reading);
+                return;
+            }
             // The worker takes what waits before the page paints this answer.
             let next = connection.queue.borrow_mut().done();
             if let Some(jobs) = next {
@@ -114,7 +122,13 @@ impl ComputeWorker {
             }
             match reply {
                 Ok(Reply::Answer(reply)) => answer(*reply),
-                Ok(Reply::Ready | Reply::Member { .. } | Reply::Written { .. } | Reply::Walk { .. }) => {}
+                Ok(
+                    Reply::Ready
+                    | Reply::Member { .. }
+                    | Reply::Written { .. }
+                    | Reply::Walk { .. }
+                    | Reply::Imported { .. },
+                ) => {}
                 Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
                 Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
             }
@@ -207,6 +221,16 @@ impl ComputeWorker {
             return give(None);
         };
         connection.writes.borrow_mut().push((ticket, Box::new(give)));
+        let _ = connection.worker.post_message(&message);
+    }
+
+    /// Asks the worker to read a paste for the Import dialog; `give` gets the reading.
+    pub fn import(&self, request: ImportRequest, give: impl FnOnce(Reading) + 'static) {
+        let connection = &self.0;
+        let ticket = connection.next_ticket.get();
+        connection.next_ticket.set(ticket + 1);
+        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Import { ticket, request }) else { return };
+        connection.imports.borrow_mut().push((ticket, Box::new(give)));
         let _ = connection.worker.post_message(&message);
     }
 }

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use scenario::digest::{member_detail, shows_chips, MemberDetail, MemberRequest};
+use scenario::import::{self, Imported, Options, Unread, WeightSource};
 use scenario::report::{Report, Walkthrough};
 use scenario::{Previous, Scenario, StrategyId};
 use serde::{Deserialize, Serialize};
@@ -75,6 +76,8 @@ pub enum Request {
     /// One step of a strategy's walkthrough of the scenario on screen (the scenario of
     /// `request.version`, which the page holds whole wherever it offers a walkthrough).
     Walk { request: WalkRequest, scenario: Rc<Scenario> },
+    /// Read a paste in the Import dialog; `ticket` comes back with the reading.
+    Import { ticket: u64, request: ImportRequest },
 }
 
 /// The worker to the page.
@@ -92,6 +95,8 @@ pub enum Reply {
     Written { ticket: u64, texts: Option<crate::travel::Texts> },
     /// A step of a walkthrough, or why there is none.
     Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
+    /// A paste read for [`Request::Import`]'s `ticket`.
+    Imported { ticket: u64, reading: Box<Reading> },
     /// A message the worker could not read (a page and a worker of different builds).
     Unreadable(String),
 }
@@ -144,6 +149,43 @@ pub struct WalkFrame {
     pub focus_partition: Option<String>,
     /// The members this step is about.
     pub focus_members: Vec<String>,
+}
+
+/// A paste in the Import dialog, with its options. Importing infers subscriptions by counting what
+/// the group's strategy would move (`scenario::import`), so the worker reads it, not the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportRequest {
+    /// What `kafka-consumer-groups.sh` printed.
+    pub text: String,
+    /// The group chosen, when the paste describes several.
+    pub group: Option<String>,
+    /// Weigh partitions by their LAG.
+    pub lag: bool,
+}
+
+/// What a paste comes to with the options chosen, as the Import dialog shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reading {
+    /// The groups the paste describes.
+    pub groups: Vec<String>,
+    /// The lines that could not be read.
+    pub unread: Vec<Unread>,
+    /// The group chosen as a scenario, or why there is none (`ImportError`, worded).
+    pub outcome: Result<Imported, String>,
+}
+
+impl ImportRequest {
+    /// Reads the paste: what `kap import` reads, with the dialog's options.
+    pub fn read(&self) -> Reading {
+        let paste = import::read(&self.text);
+        let weights = if self.lag { WeightSource::Lag } else { WeightSource::None };
+        let outcome = paste.scenario(&Options { group: self.group.clone(), weights });
+        Reading {
+            groups: paste.groups().iter().map(|g| g.name.clone()).collect(),
+            unread: paste.unread().to_vec(),
+            outcome: outcome.map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// The entries of a previous assignment: partitions over every strategy's lists.

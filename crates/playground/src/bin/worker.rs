@@ -38,6 +38,9 @@ fn main() {
                 let frame = engine.borrow_mut().walk(&request, &scenario);
                 Some(Reply::Walk { request, frame })
             }
+            Ok(Request::Import { ticket, request }) => {
+                Some(Reply::Imported { ticket, reading: Box::new(request.read()) })
+            }
             Err(error) => Some(Reply::Unreadable(error.to_string())),
         };
         if let Some(reply) = reply {

@@ -2,8 +2,10 @@
 //! prints becomes the scenario, read by the same `scenario::import` as `kap import`. Before
 //! anything is replaced, the dialog says what was inferred and lists every line it could not read.
 
+use std::rc::Rc;
+
 use gloo::file::callbacks::FileReader;
-use scenario::import::{self, ImportError, Imported, Options, Unread, WeightSource};
+use playground::work::{ImportRequest, Reading};
 use web_sys::{DragEvent, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -16,22 +18,14 @@ pub struct ImportProps {
     pub on_close: Callback<()>,
 }
 
-/// What a paste comes to with the options chosen.
-#[derive(PartialEq)]
-struct Reading {
-    groups: Vec<String>,
-    unread: Vec<Unread>,
-    outcome: Result<Imported, ImportError>,
-}
+/// Where a paste is read: importing infers subscriptions by running the group's strategy, so the
+/// compute worker reads it and the answer comes through the callback, later. Compared by identity.
+#[derive(Clone)]
+pub struct ImportSource(pub Rc<dyn Fn(ImportRequest, Callback<Reading>)>);
 
-fn reading(text: &str, group: Option<String>, lag: bool) -> Reading {
-    let paste = import::read(text);
-    let weights = if lag { WeightSource::Lag } else { WeightSource::None };
-    let outcome = paste.scenario(&Options { group, weights });
-    Reading {
-        groups: paste.groups().iter().map(|g| g.name.clone()).collect(),
-        unread: paste.unread().to_vec(),
-        outcome,
+impl PartialEq for ImportSource {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -52,9 +46,26 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
             }
         });
     }
-    let result = use_memo(((*text).clone(), (*group).clone(), *lag), |(text, group, lag)| {
-        (!text.trim().is_empty()).then(|| reading(text, group.clone(), *lag))
-    });
+    // The paste as the dialog's options ask for it, and the last reading the worker sent with what
+    // it read: shown until the next comes, never imported once the paste or an option changed.
+    let asked = ImportRequest { text: (*text).clone(), group: (*group).clone(), lag: *lag };
+    let answered = use_state(|| None::<Rc<(ImportRequest, Reading)>>);
+    {
+        let (source, answered) = (use_context::<ImportSource>(), answered.clone());
+        use_effect_with(asked.clone(), move |asked| match source.filter(|_| !asked.text.trim().is_empty()) {
+            Some(source) => {
+                let request = asked.clone();
+                let answered = answered.clone();
+                (source.0)(
+                    asked.clone(),
+                    Callback::from(move |reading| answered.set(Some(Rc::new((request.clone(), reading))))),
+                );
+            }
+            None => answered.set(None),
+        });
+    }
+    let current = answered.as_ref().is_some_and(|answer| answer.0 == asked);
+    let result = answered.as_ref().map(|answer| &answer.1).filter(|_| !asked.text.trim().is_empty());
 
     let read_file = {
         let (text, group, reader) = (text.clone(), group.clone(), reader.clone());
@@ -102,7 +113,8 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
             group.set(Some(select.value()));
         })
     };
-    let imported = result.as_ref().as_ref().and_then(|r| r.outcome.as_ref().ok()).cloned();
+    let imported = result.filter(|_| current).and_then(|r| r.outcome.as_ref().ok()).cloned();
+    let can_import = imported.is_some();
     let onimport = {
         let (store, close) = (store.clone(), props.on_close.clone());
         Callback::from(move |_| {
@@ -129,7 +141,7 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
             <div class="import-options">
                 <label class="button">{ "Open a file" }<input type="file" class="sr-only" onchange={onfile} /></label>
                 <label class="inline"><input type="checkbox" checked={*lag} onchange={onlag} />{ "Weigh partitions by LAG" }</label>
-                if let Some(reading) = result.as_ref() {
+                if let Some(reading) = result {
                     if reading.groups.len() > 1 {
                         <label class="inline">{ "Group " }
                             <select onchange={ongroup}>
@@ -142,11 +154,11 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
                     }
                 }
             </div>
-            if let Some(reading) = result.as_ref() {
-                { outcome_view(reading) }
+            if let Some(reading) = result {
+                <div aria-busy={(!current).to_string()}>{ outcome_view(reading) }</div>
             }
             <div class="actions">
-                <button type="button" class="primary" disabled={!matches!(result.as_ref(), Some(r) if r.outcome.is_ok())} onclick={onimport}>
+                <button type="button" class="primary" disabled={!can_import} onclick={onimport}>
                     { "Import this group" }
                 </button>
             </div>

@@ -42,8 +42,9 @@ pub enum WeightSource {
     Lag,
 }
 
-/// A group imported as a scenario.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A group imported as a scenario (serializable: the page's Import dialog gets it from its compute
+/// worker, since inferring it runs the strategies).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Imported {
     /// The group's name as the tool printed it (empty if it never did).
     pub group: String,

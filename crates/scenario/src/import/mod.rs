@@ -34,11 +34,13 @@ mod read;
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 pub use build::{ImportError, Imported, Options, WeightSource};
 pub use read::{GroupMessage, GroupText, MemberRow, PartitionRow, StateRow};
 
 /// A line number in the pasted text, from 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Line(pub usize);
 
 impl fmt::Display for Line {
@@ -48,7 +50,7 @@ impl fmt::Display for Line {
 }
 
 /// A line the importer could not read, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unread {
     /// Where it is in the paste.
     pub line: Line,
