@@ -672,4 +672,34 @@ mod tests {
         };
         assert_eq!((answered, read), (request, frame));
     }
+
+    /// A paste is read in the worker as `kap import` reads it (the subscriptions inferred by
+    /// running the group's strategy), and its reading crosses back whole, unread lines included.
+    #[test]
+    fn a_paste_is_read_as_kap_import_reads_it_and_its_reading_crosses_whole() {
+        let text = "\
+GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID
+g1     t0     0          10              12              2    c1           /h1   app
+g1     t0     1          7               7               0    c2           /h2   app
+g2     u      0          1               1               0    d1           /h3   app
+this is no row";
+        let request = ImportRequest { text: text.to_string(), group: Some("g2".to_string()), lag: true };
+        let reading = request.read();
+        let expected = import::read(text).scenario(&Options { group: Some("g2".into()), weights: WeightSource::Lag });
+        assert_eq!(reading.outcome, expected.map_err(|e| e.to_string()));
+        assert_eq!(reading.groups, ["g1", "g2"]);
+        assert_eq!(reading.unread.iter().map(|u| u.line.0).collect::<Vec<_>>(), [5]);
+        let imported = reading.outcome.as_ref().map(|i| (i.group.as_str(), i.scenario.consumers.len()));
+        assert_eq!(imported, Ok(("g2", 1)));
+
+        let reply = Reply::Imported { ticket: 4, reading: Box::new(reading.clone()) };
+        let text = serde_json::to_string(&reply).unwrap_or_default();
+        let Ok(Reply::Imported { ticket, reading: read }) = serde_json::from_str::<Reply>(&text) else {
+            panic!("{text}")
+        };
+        assert_eq!((ticket, *read), (4, reading));
+
+        let missing = ImportRequest { group: Some("g3".to_string()), ..request }.read();
+        assert!(missing.outcome.as_ref().is_err_and(|e| e.contains("g3")), "{:?}", missing.outcome);
+    }
 }
