@@ -30,8 +30,12 @@ async function paste(page, name) {
   await page.getByRole('button', { name: 'Import from Kafka', exact: true }).click();
   const dialog = page.locator('[role=dialog][aria-label="Import from Kafka"]');
   await dialog.locator('textarea').fill(readFileSync(join(SAMPLES, name), 'utf8'));
+  await readingShown(dialog);
   return dialog;
 }
+
+/** Waits for the compute worker's reading of the paste with the options chosen. */
+const readingShown = (dialog) => dialog.locator('.import-reading[aria-busy=false]').waitFor();
 
 for (const name of ['kafka-2.2.txt', 'kafka-3.6.txt', 'kafka-3.8.txt', 'kafka-4.0-consumer-protocol.txt']) {
   test(`${name} imports to the scenario kap imports, and the panels are kap show's`, async () => {
@@ -59,6 +63,7 @@ test('every line the importer cannot read is listed with its number', async () =
   // Several groups: choose one; weights from LAG.
   await dialog.locator('select').selectOption('orders-app');
   await dialog.getByLabel('Weigh partitions by LAG').check();
+  await readingShown(dialog);
   const expected = kapImport('messy.txt', ['--group', 'orders-app', '--weights', 'lag']);
   assert.deepEqual(await dialog.locator('.import-notes li').allTextContents(), expected.notes);
   await dialog.getByRole('button', { name: 'Import this group' }).click();

@@ -155,7 +155,7 @@ pub fn ImportDialog(props: &ImportProps) -> Html {
                 }
             </div>
             if let Some(reading) = result {
-                <div aria-busy={(!current).to_string()}>{ outcome_view(reading) }</div>
+                <div class="import-reading" aria-busy={(!current).to_string()}>{ outcome_view(reading) }</div>
             }
             <div class="actions">
                 <button type="button" class="primary" disabled={!can_import} onclick={onimport}>
