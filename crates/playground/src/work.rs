@@ -194,10 +194,13 @@ pub fn entries(previous: &Previous) -> usize {
 }
 
 /// The entries a scenario's settled assignment will hold at most: every partition under every
-/// strategy (cheap: from the topics, without computing anything).
+/// strategy, and under each server-side assignor on the consumer protocol (`Report::settled` keeps
+/// their targets too). Cheap: from the topics, without computing anything.
 pub fn settled_entries(scenario: &Scenario) -> usize {
     let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
-    partitions.saturating_mul(assignor::Strategy::ALL.len())
+    let assignments =
+        if scenario.consumer_protocol() { scenario::StrategyId::ALL.len() } else { assignor::Strategy::ALL.len() };
+    partitions.saturating_mul(assignments)
 }
 
 /// The page's side of latest-wins: at most one request at the worker and one waiting. A newer
@@ -428,6 +431,20 @@ mod tests {
 
     fn versions(jobs: &Option<Vec<Job>>) -> Option<Vec<Version>> {
         jobs.as_ref().map(|jobs| jobs.iter().map(|j| j.version).collect())
+    }
+
+    #[test]
+    fn the_settled_bound_counts_every_assignment_a_settled_scenario_holds() {
+        // Every partition is assigned in these presets, so the bound is reached exactly; on the
+        // consumer protocol the two server-side targets are kept beside the four strategies'.
+        for (name, assignments) in [("range-imbalance", 4), ("consumer-protocol-uniform", 6)] {
+            let scenario = preset(name);
+            let settled = Report::new(&scenario).settled(&scenario);
+            let held = settled.previous.as_ref().map_or(0, entries);
+            let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
+            assert_eq!(held, partitions * assignments, "{name}");
+            assert_eq!(settled_entries(&scenario), held, "{name}");
+        }
     }
 
     #[test]
