@@ -19,6 +19,7 @@ use super::read::{GroupMessage, GroupText, MemberRow, Text};
 use super::{Assignment, Unread};
 use assignor::consumer_group::ServerAssignor;
 
+use crate::consumer_snapshot::closest_classic_strategy;
 use crate::format::{default_strategies, ConsumerSpec, Previous, Scenario, TopicSpec, CONSUMER_PROTOCOL};
 use crate::validate::{self, Problem};
 use crate::Model;
@@ -489,24 +490,22 @@ fn strategies(group: &GroupText, consumer_protocol: bool, notes: &mut Vec<String
     let printed = group.state.as_ref().and_then(|s| s.strategy.clone());
     if consumer_protocol {
         let assignor = printed.unwrap_or_else(|| "uniform".to_string());
-        if assignor == "range" {
+        let server = if assignor == "range" { ServerAssignor::Range } else { ServerAssignor::Uniform };
+        let classic = closest_classic_strategy(server);
+        notes.push(match server {
             // The server RangeAssignor gives the client RangeAssignor's (non-rack-aware) answer.
-            notes.push(
+            ServerAssignor::Range => format!(
                 "the group uses the consumer protocol (KIP-848, group.protocol=consumer) with the server-side range \
-                 assignor; each member's partition.assignment.strategy is [range], whose assignment is the server \
+                 assignor; each member's partition.assignment.strategy is [{classic}], whose assignment is the server \
                  range's, for the classic panels"
-                    .to_string(),
-            );
-            return (vec!["range".to_string()], Some(Strategy::Range));
-        }
-        // Uniform keeps what each member owns up to its quota, as cooperative-sticky keeps a balanced
-        // assignment: the closest classic strategy, for the classic panels.
-        notes.push(format!(
-            "the group uses the consumer protocol (KIP-848, group.protocol=consumer) with the server-side {assignor} \
-             assignor; each member's partition.assignment.strategy is [cooperative-sticky], the classic strategy \
-             closest to it (incremental, keeps what members own), for the classic panels"
-        ));
-        return (vec![Strategy::CooperativeSticky.name().to_string()], Some(Strategy::CooperativeSticky));
+            ),
+            ServerAssignor::Uniform => format!(
+                "the group uses the consumer protocol (KIP-848, group.protocol=consumer) with the server-side {assignor} \
+                 assignor; each member's partition.assignment.strategy is [{classic}], the classic strategy \
+                 closest to it (incremental, keeps what members own), for the classic panels"
+            ),
+        });
+        return (vec![classic.name().to_string()], Some(classic));
     }
     match printed {
         Some(name) => match name.parse::<Strategy>() {
