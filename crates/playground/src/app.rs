@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::saved::{self, Origin, Unsaved};
-use crate::state::{Action, State};
+use crate::state::{Action, Outbox, State};
 use crate::ui::config::ConfigSection;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
@@ -26,17 +26,30 @@ use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
 use crate::ui::Store;
 
-/// How long the URL waits after an edit before it is rewritten.
+/// How long the URL and the saved work wait after an edit's answer is painted before they are
+/// written (then in an idle moment: encoding compresses the whole scenario).
 const URL_DELAY_MS: u32 = 300;
+/// How long they wait for an answer that does not come (a worker that stopped must not leave the
+/// work unsaved); an answer painted meanwhile brings them forward to [`URL_DELAY_MS`].
+const PENDING_URL_DELAY_MS: u32 = 3_000;
 
 #[function_component]
 pub fn App() -> Html {
     let embed = use_memo((), |_| browser::is_embed());
     // The link, the saved work or a preset; what the page says about the saved work.
     let first = use_memo((), |_| crate::ui::saved::opening(browser::is_embed()));
+    // The compute worker, once started, for the reducer to hand each new version to at once.
+    let courier = use_mut_ref(|| None::<browser::ComputeWorker>);
     let store = use_reducer({
-        let first = Rc::clone(&first);
-        move || State::new(first.0.scenario.clone()).apply(Action::Banner(first.1.clone()))
+        let (first, courier) = (Rc::clone(&first), Rc::clone(&courier));
+        move || {
+            let outbox = Outbox::new(move |jobs, keep| {
+                if let Some(worker) = courier.try_borrow().ok().as_ref().and_then(|w| w.as_ref()) {
+                    worker.want(jobs, keep);
+                }
+            });
+            State::new(first.0.scenario.clone()).apply(Action::Banner(first.1.clone())).with_outbox(outbox)
+        }
     });
     let keeper = {
         let (session, first) = (use_mut_ref(|| first.0.session.clone()), Rc::clone(&first));
@@ -53,8 +66,13 @@ pub fn App() -> Html {
             )
         }
     });
+    if courier.borrow().is_none() {
+        *courier.borrow_mut() = worker.as_ref().clone();
+    }
     {
-        // Each scenario on screen that has no answer yet goes to the worker (latest wins).
+        // Each scenario on screen that has no answer yet goes to the worker (latest wins): the
+        // first, which the reducer made before the worker started; the reducer hands over the
+        // others itself, and handing one over again while the worker has it changes nothing.
         let (worker, jobs, keep) = (Rc::clone(&worker), store.jobs(), store.keep());
         use_effect_with((store.version(), jobs.is_some()), move |_| {
             if let (Some(worker), Some(jobs)) = (worker.as_ref(), jobs) {
@@ -76,41 +94,56 @@ pub fn App() -> Html {
         move |_| Writer::new(worker)
     });
     {
-        // Keep the link and the saved work in step with the scenario (never the embed's).
+        // Keep the link and the saved work in step with the scenario (never the embed's). Encoding
+        // compresses the whole scenario and saving writes it whole: done once the edits pause and
+        // the answer is painted, each in an idle moment of its own, never on an edit's way to the
+        // screen. A write a newer scenario has overtaken is skipped.
         let (scenario, embed, keeper, latest) = (Rc::clone(&store.scenario), *embed, keeper.clone(), latest.clone());
         let writer = (*writer).clone();
-        use_effect_with((scenario, store.prior()), move |(scenario, prior)| {
+        let writes = use_mut_ref(|| 0u64);
+        use_effect_with((scenario, store.prior(), store.pending()), move |(scenario, prior, pending)| {
             *latest.borrow_mut() = Rc::clone(scenario);
-            // Encoding compresses the whole scenario: do it once the edits pause, not per edit (a
-            // big group's in the worker, which holds its previous assignment).
+            // A big group's texts come from the worker, which holds its previous assignment.
             let (current, prior) = (Rc::clone(scenario), *prior);
-            *url_timer.borrow_mut() = Some(Timeout::new(URL_DELAY_MS, move || {
-                let written = Rc::clone(&current);
-                writer.write(&current, prior, move |texts| {
-                    // Written for a scenario no longer on screen: the newer one is written after it.
-                    if !Rc::ptr_eq(&latest.borrow(), &written) {
+            *writes.borrow_mut() += 1;
+            let (this, writes) = (*writes.borrow(), Rc::clone(&writes));
+            let delay = if *pending { PENDING_URL_DELAY_MS } else { URL_DELAY_MS };
+            *url_timer.borrow_mut() = Some(Timeout::new(delay, move || {
+                browser::when_idle(move || {
+                    if *writes.borrow() != this {
                         return;
                     }
-                    match texts {
-                        Ok(texts) => {
-                            // A fragment no browser would open again is left out: the saved work
-                            // reopens instead.
-                            let fragment = &texts.fragment;
-                            browser::replace_fragment(if fragment.len() <= scenario::link::MAX_FRAGMENT {
-                                fragment
-                            } else {
-                                ""
-                            });
-                            if !embed {
-                                keeper.save(&written, &texts.json);
+                    let written = Rc::clone(&current);
+                    writer.write(&current, prior, move |texts| {
+                        // Written for a scenario no longer on screen: the newer one is written after it.
+                        if !Rc::ptr_eq(&latest.borrow(), &written) {
+                            return;
+                        }
+                        match texts {
+                            Ok(texts) => {
+                                // A fragment no browser would open again is left out: the saved work
+                                // reopens instead.
+                                let fragment = &texts.fragment;
+                                browser::replace_fragment(if fragment.len() <= scenario::link::MAX_FRAGMENT {
+                                    fragment
+                                } else {
+                                    ""
+                                });
+                                if !embed {
+                                    browser::when_idle(move || {
+                                        if *writes.borrow() == this {
+                                            keeper.save(&written, &texts.json);
+                                        }
+                                    });
+                                }
                             }
+                            // Never saved without its history: the work stays as last saved, and says so.
+                            Err(why) if !embed => {
+                                keeper.status.dispatch(StatusAction::Unsaved(Unsaved::NotWritten(why.to_string())))
+                            }
+                            Err(_) => {}
                         }
-                        // Never saved without its history: the work stays as last saved, and says so.
-                        Err(why) if !embed => {
-                            keeper.status.dispatch(StatusAction::Unsaved(Unsaved::NotWritten(why.to_string())))
-                        }
-                        Err(_) => {}
-                    }
+                    });
                 });
             }));
         });

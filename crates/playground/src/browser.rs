@@ -88,7 +88,8 @@ impl ComputeWorker {
             let Some(connection) = weak.upgrade() else { return };
             let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
             mark("answer:received");
-            let reply = serde_wasm_bindgen::from_value::<Reply>(event.data());
+            let text = event.data().as_string().unwrap_or_default();
+            let reply = playground::work::from_message::<Reply>(&text);
             mark("answer:decoded");
             if let Ok(Reply::Member { version, request, detail, current }) = reply {
                 // Not the queue's business: a member is answered between computations.
@@ -169,11 +170,11 @@ impl ComputeWorker {
         give: impl FnOnce(Result<Option<MemberDetail>, Unanswered>) + 'static,
     ) {
         let member = Request::Member { version, request: request.clone(), again };
-        let Ok(message) = serde_wasm_bindgen::to_value(&member) else {
+        let Ok(message) = playground::work::to_message(&member) else {
             return;
         };
         self.0.members.borrow_mut().push(((version, request), Box::new(give)));
-        let _ = self.0.worker.post_message(&message);
+        let _ = self.0.worker.post_message(&JsValue::from_str(&message));
     }
 
     /// Asks for a step of a walkthrough of `scenario` (the scenario of `request.version`); `give`
@@ -184,11 +185,11 @@ impl ComputeWorker {
         scenario: Rc<Scenario>,
         give: impl FnOnce(Result<WalkFrame, String>) + 'static,
     ) {
-        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Walk { request: request.clone(), scenario }) else {
+        let Ok(message) = playground::work::to_message(&Request::Walk { request: request.clone(), scenario }) else {
             return;
         };
         self.0.walks.borrow_mut().push((request, Box::new(give)));
-        let _ = self.0.worker.post_message(&message);
+        let _ = self.0.worker.post_message(&JsValue::from_str(&message));
     }
 }
 
@@ -217,11 +218,11 @@ impl ComputeWorker {
         let connection = &self.0;
         let ticket = connection.next_ticket.get();
         connection.next_ticket.set(ticket + 1);
-        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Write { ticket, prior, scenario }) else {
+        let Ok(message) = playground::work::to_message(&Request::Write { ticket, prior, scenario }) else {
             return give(None);
         };
         connection.writes.borrow_mut().push((ticket, Box::new(give)));
-        let _ = connection.worker.post_message(&message);
+        let _ = connection.worker.post_message(&JsValue::from_str(&message));
     }
 
     /// Asks the worker to read a paste for the Import dialog; `give` gets the reading.
@@ -229,9 +230,29 @@ impl ComputeWorker {
         let connection = &self.0;
         let ticket = connection.next_ticket.get();
         connection.next_ticket.set(ticket + 1);
-        let Ok(message) = serde_wasm_bindgen::to_value(&Request::Import { ticket, request }) else { return };
+        let Ok(message) = playground::work::to_message(&Request::Import { ticket, request }) else { return };
         connection.imports.borrow_mut().push((ticket, Box::new(give)));
-        let _ = connection.worker.post_message(&message);
+        let _ = connection.worker.post_message(&JsValue::from_str(&message));
+    }
+}
+
+/// How long work left for an idle moment waits at most (`requestIdleCallback`'s `timeout`).
+const IDLE_WAIT_MS: f64 = 2_000.0;
+
+/// Runs `work` when the page's thread is idle (`requestIdleCallback`), so that what can wait (the
+/// URL, the saved work) never delays a frame; after a zero timeout where the browser has no idle
+/// callbacks (Safari).
+pub fn when_idle(work: impl FnOnce() + 'static) {
+    use web_sys::js_sys::{Function, Object, Reflect};
+    let Some(w) = window() else { return work() };
+    let callback = wasm_bindgen::closure::Closure::once_into_js(work);
+    let idle =
+        Reflect::get(&w, &JsValue::from_str("requestIdleCallback")).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let options = Object::new();
+    let _ = Reflect::set(&options, &JsValue::from_str("timeout"), &JsValue::from_f64(IDLE_WAIT_MS));
+    let asked = idle.is_some_and(|idle| idle.call2(&w, &callback, &options).is_ok());
+    if !asked {
+        let _ = w.set_timeout_with_callback(callback.unchecked_ref());
     }
 }
 
@@ -260,9 +281,9 @@ fn clear_marks() {
 impl Connection {
     fn send(&self, jobs: Vec<Job>) {
         let keep = self.keep.borrow().clone();
-        match serde_wasm_bindgen::to_value(&Request::Compute { jobs, keep }) {
+        match playground::work::to_message(&Request::Compute { jobs, keep }) {
             Ok(message) => {
-                let _ = self.worker.post_message(&message);
+                let _ = self.worker.post_message(&JsValue::from_str(&message));
             }
             // Nothing was sent: the worker is idle again.
             Err(_) => {

@@ -4,7 +4,9 @@
 //! The reducer computes no assignment: each scenario gets a version, the compute worker answers
 //! for it (`work`), and an answer is painted only if it is of the scenario on screen. Until it
 //! comes, the page shows the last answer painted. Side effects (the worker, URL, storage,
-//! clipboard) live in effects in `app.rs`.
+//! clipboard) live in effects in `app.rs`, except one: a new version goes to the worker from the
+//! reducer itself ([`Outbox`]), before the page renders anything, so the worker computes while the
+//! page paints the edit.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -75,6 +77,25 @@ impl Step {
     }
 }
 
+/// Where the reducer sends a new version's jobs (and the versions the worker must keep) the moment
+/// it makes them: the compute worker, which then computes while the page renders the edit. It
+/// answers later, as a message, never from within this dispatch. Empty in tests, and until the
+/// worker has started: the effect in `app.rs` hands over the first version.
+#[derive(Clone, Default)]
+pub struct Outbox(Option<Rc<dyn Fn(Vec<Job>, Vec<Version>)>>);
+
+impl Outbox {
+    pub fn new(send: impl Fn(Vec<Job>, Vec<Version>) + 'static) -> Outbox {
+        Outbox(Some(Rc::new(send)))
+    }
+}
+
+impl std::fmt::Debug for Outbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Outbox(worker)" } else { "Outbox(none)" })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
     /// The scenario on screen; its `previous` is the assignment before the last edit, unless the
@@ -98,6 +119,8 @@ pub struct State {
     pub refused: Option<Refusal>,
     /// A page-wide message (a link or a file that did not open).
     pub banner: Option<String>,
+    /// Where a new version's work goes at once.
+    outbox: Outbox,
 }
 
 impl PartialEq for State {
@@ -128,7 +151,13 @@ impl State {
             next: 2,
             refused: None,
             banner: None,
+            outbox: Outbox::default(),
         }
+    }
+
+    /// The state with `outbox` as where its new versions' work goes.
+    pub fn with_outbox(self, outbox: Outbox) -> State {
+        State { outbox, ..self }
     }
 
     pub fn can_undo(&self) -> bool {
@@ -235,6 +264,7 @@ impl State {
             next: self.next,
             refused: None,
             banner: self.banner.clone(),
+            outbox: self.outbox.clone(),
         };
         state.trim();
         state
@@ -371,7 +401,14 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        Rc::new(self.apply(action))
+        let next = self.apply(action);
+        if next.version() != self.version() {
+            // Before anything renders: the worker computes while the page paints the edit.
+            if let (Some(send), Some(jobs)) = (&next.outbox.0, next.jobs()) {
+                send(jobs, next.keep());
+            }
+        }
+        Rc::new(next)
     }
 }
 
@@ -547,6 +584,32 @@ mod tests {
         let back = undone.apply(Action::Computed(Box::new(late)));
         assert!(!back.pending());
         assert_eq!(*back.scenario, the_old_way(&first_scenario, &[Edit::AddConsumer]));
+    }
+
+    /// The reducer hands each new version to the worker itself, once, before the page renders;
+    /// what makes no new version (a refusal, a banner, an answer, the view) sends nothing.
+    #[test]
+    fn a_new_version_goes_to_the_worker_from_the_reducer() {
+        let sent: Rc<RefCell<Vec<(Vec<Version>, Vec<Version>)>>> = Rc::default();
+        let outbox = {
+            let sent = Rc::clone(&sent);
+            Outbox::new(move |jobs: Vec<Job>, keep| {
+                sent.borrow_mut().push((jobs.iter().map(|j| j.version).collect(), keep))
+            })
+        };
+        let state = Rc::new(preset("range-imbalance").with_outbox(outbox));
+        let edited = Rc::clone(&state).reduce(Action::Edit(Edit::AddConsumer));
+        assert_eq!(*sent.borrow(), [(vec![edited.version()], edited.keep())]);
+        let refused = Rc::clone(&edited).reduce(Action::Edit(Edit::Leave { consumer: 9 }));
+        let bannered = refused.reduce(Action::Banner(Some("hello".into())));
+        let answer = answer(&bannered).unwrap_or_else(|| panic!("no job"));
+        let painted = bannered.reduce(Action::Computed(Box::new(answer)));
+        assert!(!painted.pending());
+        let viewed = Rc::clone(&painted).reduce(Action::SetView(scenario::View::default()));
+        assert_eq!(sent.borrow().len(), 1, "{:?}", sent.borrow());
+        // Undo to a step with its answer asks nothing; a second edit is one more request.
+        viewed.reduce(Action::Undo).reduce(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 7 }));
+        assert_eq!(sent.borrow().len(), 2);
     }
 
     /// A group of `partitions` partitions on one topic and three consumers.

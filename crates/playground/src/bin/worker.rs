@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 
 use playground::travel::Texts;
-use playground::work::{Engine, Reply, Request};
+use playground::work::{from_message, to_message, Engine, Reply, Request};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -16,7 +16,8 @@ fn main() {
     let engine = RefCell::new(Engine::default());
     let replies = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-        let reply = match serde_wasm_bindgen::from_value::<Request>(event.data()) {
+        let text = event.data().as_string().unwrap_or_default();
+        let reply = match from_message::<Request>(&text) {
             Ok(Request::Compute { jobs, keep }) => {
                 let clock = replies.performance();
                 let started = clock.as_ref().map_or(0.0, |c| c.now());
@@ -54,6 +55,7 @@ fn main() {
 }
 
 fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
-    let value = serde_wasm_bindgen::to_value(reply).unwrap_or(JsValue::NULL);
+    // JSON text (`work::to_message`): copied across in one piece.
+    let value = to_message(reply).map_or(JsValue::NULL, |text| JsValue::from_str(&text));
     let _ = scope.post_message(&value);
 }

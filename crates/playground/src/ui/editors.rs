@@ -100,6 +100,9 @@ impl PartialEq for TopicNames {
     }
 }
 
+/// The store's dispatcher: the same from one render to the next.
+type Dispatcher = UseReducerDispatcher<State>;
+
 /// A refused edit of a row's field and why, as that row shows it.
 pub type Refused = Option<(Field, AttrValue)>;
 
@@ -135,8 +138,7 @@ fn consumer_of_field(field: Field) -> Option<usize> {
 
 /// The callbacks every row of an editor shares, the same from one render to the next.
 #[hook]
-fn use_row_callbacks(store: &Store) -> (Callback<Edit>, Callback<(Field, String)>) {
-    let dispatcher = store.dispatcher();
+fn use_row_callbacks(dispatcher: Dispatcher) -> (Callback<Edit>, Callback<(Field, String)>) {
     let edit = use_callback(dispatcher.clone(), |edit: Edit, dispatcher| dispatcher.dispatch(Action::Edit(edit)));
     let refuse = use_callback(dispatcher, |(field, message): (Field, String), dispatcher| {
         dispatcher.dispatch(Action::Refuse { field, error: refusal(field, message) })
@@ -203,7 +205,7 @@ fn use_remove(
 pub fn TopicsEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     rendered("TopicsEditor");
-    let (edit, refuse) = use_row_callbacks(&store);
+    let (edit, refuse) = use_row_callbacks(store.dispatcher());
     let keys = use_mut_ref(RowKeys::default);
     let removal = use_mut_ref(Removal::default);
     let remove = use_remove(&edit, &keys, &removal, |topic| Edit::RemoveTopic { topic });
@@ -332,38 +334,82 @@ fn partition_racks(
     }
 }
 
+/// The most consumer rows rendered at first; "Show more" adds as many again. A group of
+/// thousands of consumers would otherwise put tens of thousands of elements on the page (each row
+/// has its fields and buttons) and block the page's thread for a second each time it renders them.
+pub const CONSUMER_ROWS: usize = 200;
+
+/// The scenario as an editor shows it, compared by identity: an answer from the worker, which
+/// changes what the panels show but never the scenario, does not re-render the editor.
+#[derive(Clone)]
+pub struct Shown(pub Rc<Scenario>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 #[function_component]
 pub fn ConsumersEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    let refused = store.refused.as_ref().and_then(|r| r.field).and_then(consumer_of_field).and_then(|index| {
+        let refused = refused_where(&store, |f| consumer_of_field(f) == Some(index))?;
+        Some((index, refused))
+    });
+    html! { <ConsumerList scenario={Shown(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct ConsumerListProps {
+    scenario: Shown,
+    dispatcher: Dispatcher,
+    /// The row whose field was refused last, and the refusal.
+    refused: Option<(usize, (Field, AttrValue))>,
+}
+
+#[function_component]
+fn ConsumerList(props: &ConsumerListProps) -> Html {
+    // Not the store's context: that would render the list again for every answer.
     rendered("ConsumersEditor");
-    let (edit, refuse) = use_row_callbacks(&store);
+    let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);
     let removal = use_mut_ref(Removal::default);
     let remove = use_remove(&edit, &keys, &removal, |consumer| Edit::Leave { consumer });
     let open_picker = use_state(|| None::<RowKey>);
+    let limit = use_state(|| CONSUMER_ROWS);
     let (list, add_button) = (use_node_ref(), use_node_ref());
-    let scenario = Rc::clone(&store.scenario);
+    let scenario = Rc::clone(&props.scenario.0);
     let row_keys = keys.borrow_mut().follow(scenario.consumers.iter().map(|c| c.id.as_str()));
     {
         let (row_keys, list, add_button) = (row_keys.clone(), list.clone(), add_button.clone());
         use_effect(move || removal.borrow_mut().settle(&row_keys, &list, "button.crash", &add_button));
     }
     let topics = TopicNames(Rc::clone(&scenario));
-    let refused = store.refused.as_ref().and_then(|r| r.field).and_then(consumer_of_field);
-    let rows = row_keys.iter().enumerate().map(|(index, &row)| {
-        let refused =
-            if refused == Some(index) { refused_where(&store, |f| consumer_of_field(f) == Some(index)) } else { None };
+    let rows = row_keys.iter().take(*limit).enumerate().map(|(index, &row)| {
+        let refused = props.refused.as_ref().filter(|(at, _)| *at == index).map(|(_, refused)| refused.clone());
         html! {
             <ConsumerRow key={row} {row} {index} consumer={ConsumerOf(Rc::clone(&scenario), index)} topics={topics.clone()}
                 {refused} picker_open={*open_picker == Some(row)} edit={edit.clone()} refuse={refuse.clone()}
                 remove={remove.clone()} open_picker={open_picker.setter()} />
         }
     });
+    let hidden = row_keys.len().saturating_sub(*limit);
+    let more = {
+        let limit = limit.clone();
+        Callback::from(move |_: MouseEvent| limit.set(*limit + CONSUMER_ROWS))
+    };
     html! {
         <section class="editor consumers-editor" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ "Consumers and subscriptions" }</h2>
             <ol class="consumers" ref={list}>{ for rows }</ol>
-            <button type="button" ref={add_button} onclick={on(&store, Edit::AddConsumer)}>{ "Add consumer" }</button>
+            if hidden > 0 {
+                <p class="more-consumers">
+                    <span class="hint">{ format!("{} of {} consumers shown.", row_keys.len() - hidden, row_keys.len()) }</span>
+                    <button type="button" onclick={more}>{ format!("Show {} more", hidden.min(CONSUMER_ROWS)) }</button>
+                </p>
+            }
+            <button type="button" ref={add_button} onclick={edit.reform(|_: MouseEvent| Edit::AddConsumer)}>{ "Add consumer" }</button>
         </section>
     }
 }

@@ -1,0 +1,138 @@
+// Where an edit's time goes on the page's thread: a Chrome trace (CDP Tracing) of a few typed
+// partition counts in the 1,000 × 50 group, summarised as each edit's main-thread tasks (what ran,
+// for how long, and when from the edit) and the worker's. Not a test; asserts nothing.
+//
+//   node www/tests/perf/trace.mjs [--edits 5] [--out trace.json]
+import { writeFileSync } from 'node:fs';
+import { start } from '../browser.mjs';
+import { kapBinary, link } from '../kap.mjs';
+
+const args = process.argv.slice(2);
+const EDITS = Number(args[args.indexOf('--edits') + 1] || 5) || 5;
+const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : null;
+const SHAPE = args.includes('--million') ? [10, 100_000, 2000] : args.includes('--big') ? [10, 10_000, 500] : [10, 100, 50];
+// --load: trace the page's opening instead (navigation to the first painted answer).
+const LOAD = args.includes('--load');
+
+function scenario(topics, partitions, consumers) {
+  const names = Array.from({ length: topics }, (_, i) => `t${i}`);
+  return JSON.stringify({
+    version: 1,
+    title: `${topics * partitions} partitions, ${consumers} consumers`,
+    topics: names.map((name) => ({ name, partitions })),
+    consumers: Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
+  });
+}
+
+const PAINTED = `(() => { const r = document.querySelector('.results');
+  return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'; })()`;
+
+const typeCount = (name, n) => `
+  performance.mark('edit:start');
+  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
+  const input = label.querySelector('input');
+  input.value = '${n}';
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
+  input.dispatchEvent(new Event('change', { bubbles: true }));`;
+
+kapBinary();
+const env = await start();
+try {
+  const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (LOAD) {
+    const url = link(scenario(...SHAPE), env.url);
+    await page.goto(env.url);
+    const cdp = await page.context().newCDPSession(page);
+    const events = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,toplevel', transferMode: 'ReportEvents' });
+    const t0 = Date.now();
+    await page.goto('about:blank');
+    await page.goto(url);
+    await page.waitForFunction(PAINTED, null, { timeout: 600_000, polling: 'raf' });
+    console.log(`load ${Date.now() - t0} ms; ${await page.evaluate(() => document.getElementsByTagName('*').length)} elements`);
+    await cdp.send('Tracing.end');
+    await done;
+    const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+    const main = events.filter((e) => names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
+    const first = Math.min(...main.filter((e) => e.ts > 0).map((e) => e.ts));
+    for (const t of main.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur > 10_000)) {
+      const kids = main
+        .filter((e) => e.ph === 'X' && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e.dur > 2000 && !/RunTask|RunMicrotasks/.test(e.name))
+        .map((e) => `${e.name}${e.args?.data?.type ? '(' + e.args.data.type + ')' : ''} ${(e.dur / 1000).toFixed(1)}`)
+        .slice(0, 8)
+        .join(', ');
+      console.log(`  +${((t.ts - first) / 1000).toFixed(0)} ${(t.dur / 1000).toFixed(1)} ms: ${kids}`);
+    }
+  } else {
+    await edits(page);
+  }
+} finally {
+  await env.stop();
+}
+
+/** Traces EDITS typed partition counts and prints each one's tasks. */
+async function edits(page) {
+  await page.goto(link(scenario(...SHAPE), env.url));
+  await page.waitForFunction(PAINTED, null, { timeout: 300_000, polling: 'raf' });
+  await page.waitForTimeout(1000);
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,v8.execute,toplevel',
+    transferMode: 'ReportEvents',
+  });
+  const paints = [];
+  for (let i = 0; i < EDITS; i++) {
+    const n = Math.floor(i / 2) % 2 ? SHAPE[1] : SHAPE[1] - 1;
+    const t = await page.evaluate(
+      async ([act, painted]) => {
+        const frame = () => new Promise((r) => requestAnimationFrame(r));
+        await frame();
+        const results = document.querySelector('.results');
+        const before = results.dataset.version;
+        const t0 = performance.now();
+        new Function(act)();
+        const check = new Function(`return ${painted};`);
+        while (results.dataset.version === before || !check()) await frame();
+        await frame();
+        return performance.now() - t0;
+      },
+      [typeCount(i % 2 ? 't1' : 't0', n), PAINTED],
+    );
+    paints.push(t);
+  }
+  await page.waitForTimeout(800);
+  await cdp.send('Tracing.end');
+  await done;
+  if (OUT) writeFileSync(OUT, JSON.stringify(events));
+  // Threads by name.
+  const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const main = events.filter((e) => names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
+  const worker = events.filter((e) => /Worker/.test(names.get(`${e.pid}:${e.tid}`) ?? ''));
+  const starts = main.filter((e) => e.name === 'edit:start').map((e) => e.ts).sort((a, b) => a - b);
+  const tasks = (evs) => evs.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur > 500);
+  // What a task did: the longest named child events inside it.
+  const inside = (evs, task) =>
+    evs
+      .filter((e) => e.ph === 'X' && e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur && e.dur > 300)
+      .filter((e) => !['RunTask', 'ThreadControllerImpl::RunTask', 'RunMicrotasks'].includes(e.name))
+      .map((e) => `${e.name}${e.args?.data?.type ? '(' + e.args.data.type + ')' : ''}${e.args?.data?.functionName ? '(' + e.args.data.functionName + ')' : ''} ${(e.dur / 1000).toFixed(1)}`)
+      .slice(0, 6)
+      .join(', ');
+  const measures = main.filter((e) => e.cat?.includes('user_timing') && e.ph === 'b');
+  starts.forEach((s, i) => {
+    const end = starts[i + 1] ?? Infinity;
+    console.log(`\nedit ${i + 1}: paint ${paints[i].toFixed(1)} ms`);
+    for (const t of tasks(main).filter((t) => t.ts >= s - 2000 && t.ts < end)) {
+      console.log(`  main +${((t.ts - s) / 1000).toFixed(1)} ${(t.dur / 1000).toFixed(1)} ms: ${inside(main, t)}`);
+    }
+    for (const t of tasks(worker).filter((t) => t.ts >= s && t.ts < end)) {
+      console.log(`  worker +${((t.ts - s) / 1000).toFixed(1)} ${(t.dur / 1000).toFixed(1)} ms: ${inside(worker, t)}`);
+    }
+    for (const m of measures.filter((m) => m.ts >= s && m.ts < end)) console.log(`  measure ${m.name} +${((m.ts - s) / 1000).toFixed(1)}`);
+  });
+}
