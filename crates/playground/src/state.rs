@@ -82,7 +82,10 @@ impl Step {
 /// answers later, as a message, never from within this dispatch. Empty in tests, and until the
 /// worker has started: the effect in `app.rs` hands over the first version.
 #[derive(Clone, Default)]
-pub struct Outbox(Option<Rc<dyn Fn(Vec<Job>, Vec<Version>)>>);
+pub struct Outbox(Option<Rc<Deliver>>);
+
+/// Hands jobs and the versions to keep to the worker.
+type Deliver = dyn Fn(Vec<Job>, Vec<Version>);
 
 impl Outbox {
     pub fn new(send: impl Fn(Vec<Job>, Vec<Version>) + 'static) -> Outbox {
@@ -590,7 +593,9 @@ mod tests {
     /// what makes no new version (a refusal, a banner, an answer, the view) sends nothing.
     #[test]
     fn a_new_version_goes_to_the_worker_from_the_reducer() {
-        let sent: Rc<RefCell<Vec<(Vec<Version>, Vec<Version>)>>> = Rc::default();
+        // Each request: the versions of its jobs, and the versions the worker keeps.
+        type Sent = Vec<(Vec<Version>, Vec<Version>)>;
+        let sent: Rc<RefCell<Sent>> = Rc::default();
         let outbox = {
             let sent = Rc::clone(&sent);
             Outbox::new(move |jobs: Vec<Job>, keep| {

@@ -1,7 +1,8 @@
 //! The forms: topics, consumers with their subscriptions, and the one-click rebalance triggers.
 //! Each control dispatches one `Edit`; `scenario` refuses what is invalid.
 //!
-//! Only what changed re-renders. The editors read the store; their rows do not: a row gets its own
+//! Only what changed re-renders. The editors read the store; their lists and rows do not: a list
+//! gets the scenario (compared by identity, so the worker's answers pass it by), a row its own
 //! topic or consumer (compared by value, not by the scenario it comes from), its own refusal and
 //! callbacks that stay the same from one render to the next, so an edit to one consumer re-renders
 //! that row and nothing else. Rows are keyed by [`RowKeys`], which survive renames; when a row's
@@ -201,25 +202,59 @@ fn use_remove(
     })
 }
 
+/// The scenario as an editor shows it, compared by identity: an answer from the worker, which
+/// changes what the panels show but never the scenario, does not re-render the editor.
+#[derive(Clone)]
+struct Shown(Rc<Scenario>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 #[function_component]
 pub fn TopicsEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    let refused = store.refused.as_ref().and_then(|r| r.field).and_then(topic_of_field).and_then(|index| {
+        let refused = refused_where(&store, |f| topic_of_field(f) == Some(index))?;
+        Some((index, refused))
+    });
+    html! { <TopicList scenario={Shown(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+}
+
+/// An editor's list: the scenario it shows, the row whose field was refused last (and why), and
+/// the store's dispatcher; not the store's context, which would render it again for every answer.
+#[derive(Properties, PartialEq)]
+struct ListProps {
+    scenario: Shown,
+    refused: Option<(usize, (Field, AttrValue))>,
+    dispatcher: Dispatcher,
+}
+
+impl ListProps {
+    /// The refusal the row at `index` shows.
+    fn refused_at(&self, index: usize) -> Refused {
+        self.refused.as_ref().filter(|(at, _)| *at == index).map(|(_, refused)| refused.clone())
+    }
+}
+
+#[function_component]
+fn TopicList(props: &ListProps) -> Html {
     rendered("TopicsEditor");
-    let (edit, refuse) = use_row_callbacks(store.dispatcher());
+    let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);
     let removal = use_mut_ref(Removal::default);
     let remove = use_remove(&edit, &keys, &removal, |topic| Edit::RemoveTopic { topic });
     let (table, add_button) = (use_node_ref(), use_node_ref());
-    let scenario = Rc::clone(&store.scenario);
+    let scenario = Rc::clone(&props.scenario.0);
     let row_keys = keys.borrow_mut().follow(scenario.topics.iter().map(|t| t.name.as_str()));
     {
         let (row_keys, table, add_button) = (row_keys.clone(), table.clone(), add_button.clone());
         use_effect(move || removal.borrow_mut().settle(&row_keys, &table, "button.remove", &add_button));
     }
-    let refused = store.refused.as_ref().and_then(|r| r.field).and_then(topic_of_field);
     let rows = row_keys.iter().enumerate().map(|(index, &row)| {
-        let refused =
-            if refused == Some(index) { refused_where(&store, |f| topic_of_field(f) == Some(index)) } else { None };
+        let refused = props.refused_at(index);
         html! {
             <TopicRow key={row} {row} {index} topic={TopicOf(Rc::clone(&scenario), index)} {refused}
                 edit={edit.clone()} refuse={refuse.clone()} remove={remove.clone()} />
@@ -235,7 +270,7 @@ pub fn TopicsEditor() -> Html {
                 </tr></thead>
                 { for rows }
             </table>
-            <button type="button" ref={add_button} onclick={on(&store, Edit::AddTopic)}>{ "Add topic" }</button>
+            <button type="button" ref={add_button} onclick={edit.reform(|_: MouseEvent| Edit::AddTopic)}>{ "Add topic" }</button>
         </section>
     }
 }
@@ -339,17 +374,6 @@ fn partition_racks(
 /// has its fields and buttons) and block the page's thread for a second each time it renders them.
 pub const CONSUMER_ROWS: usize = 200;
 
-/// The scenario as an editor shows it, compared by identity: an answer from the worker, which
-/// changes what the panels show but never the scenario, does not re-render the editor.
-#[derive(Clone)]
-pub struct Shown(pub Rc<Scenario>);
-
-impl PartialEq for Shown {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 #[function_component]
 pub fn ConsumersEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
@@ -360,17 +384,8 @@ pub fn ConsumersEditor() -> Html {
     html! { <ConsumerList scenario={Shown(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
 }
 
-#[derive(Properties, PartialEq)]
-struct ConsumerListProps {
-    scenario: Shown,
-    dispatcher: Dispatcher,
-    /// The row whose field was refused last, and the refusal.
-    refused: Option<(usize, (Field, AttrValue))>,
-}
-
 #[function_component]
-fn ConsumerList(props: &ConsumerListProps) -> Html {
-    // Not the store's context: that would render the list again for every answer.
+fn ConsumerList(props: &ListProps) -> Html {
     rendered("ConsumersEditor");
     let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);
@@ -387,7 +402,7 @@ fn ConsumerList(props: &ConsumerListProps) -> Html {
     }
     let topics = TopicNames(Rc::clone(&scenario));
     let rows = row_keys.iter().take(*limit).enumerate().map(|(index, &row)| {
-        let refused = props.refused.as_ref().filter(|(at, _)| *at == index).map(|(_, refused)| refused.clone());
+        let refused = props.refused_at(index);
         html! {
             <ConsumerRow key={row} {row} {index} consumer={ConsumerOf(Rc::clone(&scenario), index)} topics={topics.clone()}
                 {refused} picker_open={*open_picker == Some(row)} edit={edit.clone()} refuse={refuse.clone()}
