@@ -190,7 +190,7 @@ impl ImportRequest {
 }
 
 /// A message ([`Request`], [`Reply`]) as it crosses between the page and the worker: JSON text.
-/// The browser copies a string across in one piece, where serde-wasm-bindgen builds the JS object
+/// The browser copies a string across in one piece, where serde-wasm-bindgen built the JS object
 /// field by field, a call across the wasm boundary for each (at 1,000 partitions an answer's chips
 /// and settled assignment are thousands of them: 4 ms of the page's thread to read).
 pub fn to_message<T: Serialize>(message: &T) -> Result<String, serde_json::Error> {
