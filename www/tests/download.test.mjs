@@ -28,14 +28,16 @@ after(async () => {
 
 const PANEL = 'section[data-strategy="roundrobin"]';
 
-/** Records, in the page, each message posted to a worker: its kind and, for a walk, its request. */
+/** Records, in the page, each message posted to a worker (JSON text): its kind and, for a walk, its request. */
 const recordPosts = (page) =>
   page.addInitScript(() => {
     window.__posts = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
-      const kind = Object.keys(message)[0];
-      window.__posts.push(kind === 'Walk' ? { kind, ...message.Walk.request } : { kind });
+      // Messages cross as JSON text (work::to_message).
+      const request = JSON.parse(message);
+      const kind = Object.keys(request)[0];
+      window.__posts.push(kind === 'Walk' ? { kind, ...request.Walk.request } : { kind });
       return post.call(this, message, ...rest);
     };
   });
