@@ -31,16 +31,20 @@ pub fn ConfigSection() -> Html {
             chosen.set(usize::try_from(select.selected_index()).unwrap_or(0));
         })
     };
-    let lists: Vec<(String, Vec<Strategy>)> = store
-        .scenario
-        .consumers
-        .iter()
-        .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|n| n.parse().ok()).collect()))
-        .collect();
-    let migration = match target {
-        Target::Classic(strategy) if !lists.is_empty() => Some(config::migration(&lists, strategy)),
-        _ => None,
-    };
+    // Worked out again only when the scenario on screen or the target changes: an answer from the
+    // worker re-renders this section, and at 2,000 consumers the steps are not free.
+    let migration = use_memo((store.version(), target), |_| {
+        let lists: Vec<(String, Vec<Strategy>)> = store
+            .scenario
+            .consumers
+            .iter()
+            .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|n| n.parse().ok()).collect()))
+            .collect();
+        match target {
+            Target::Classic(strategy) if !lists.is_empty() => Some(config::migration(&lists, strategy)),
+            _ => None,
+        }
+    });
     html! {
         <section class="config" aria-label="Configuration">
             <h2>{ "Configuration" }</h2>
@@ -50,7 +54,7 @@ pub fn ConfigSection() -> Html {
                 </select>
             </label>
             <ClientList key={target.to_string()} {target} />
-            if let Some(migration) = migration.filter(|m| m.steps.len() > 1) {
+            if let Some(migration) = (*migration).as_ref().filter(|m| m.steps.len() > 1) {
                 <h3>{ "Getting there safely" }</h3>
                 <ol class="migration">
                     { for migration.steps.iter().map(|step| html! {

@@ -66,8 +66,8 @@ impl Unanswered {
     pub fn message(self) -> &'static str {
         match self {
             Unanswered::NotHeld => {
-                "The compute worker no longer holds this result's partitions (only the last result it computed): \
-                 edit the group to compute them again."
+                "The compute worker no longer keeps what this step started from (for a big group, undo keeps \
+                 only the last few steps' assignments): edit the group to compute its partitions again."
             }
             Unanswered::NoWorker => "Its partitions cannot be computed: the compute worker did not start.",
         }
