@@ -87,6 +87,38 @@ test('at 390 to 1600 px every dialog opens below its button, closes with Escape 
   await page.close();
 });
 
+test('one dialog at a time: opening another closes the one open, at 390 and 1280 px', async () => {
+  const { page, errors } = await openPlayground(env);
+  const problems = [];
+  let switched = 0;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+    for (const [firstOpener, first] of ALL_DIALOGS) {
+      for (const [secondOpener, second] of ALL_DIALOGS) {
+        if (first === second) continue;
+        await page.getByRole('button', { name: firstOpener, exact: true }).click();
+        await page.locator(`[role=dialog][aria-label="${first}"]`).waitFor();
+        // A button the open dialog covers cannot be clicked by a person either.
+        const clicked = await page
+          .getByRole('button', { name: secondOpener, exact: true })
+          .click({ timeout: 1_000 })
+          .then(() => true, () => false);
+        if (clicked) {
+          switched++;
+          await page.locator(`[role=dialog][aria-label="${second}"]`).waitFor();
+          const open = await page.$$eval('[role=dialog]', (ds) => ds.map((d) => d.getAttribute('aria-label')));
+          if (open.length !== 1) problems.push(`${width}px, ${first} then ${second}: open ${JSON.stringify(open)}`);
+        }
+        while (await page.locator('[role=dialog]').count()) await page.keyboard.press('Escape');
+      }
+    }
+  }
+  assert.ok(switched >= 12, `only ${switched} dialog switches could be clicked`);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /** What sticks out of the consumers editor: elements wider than it, cut ids, row actions out of view. */
 const consumersEditorProblems = (page) =>
   page.$eval('section.consumers-editor', (section) => {

@@ -1,13 +1,17 @@
 //! The page's dialogs (Share link, Embed, Recent, Import from Kafka) share one frame, so each can
 //! always be closed the same ways: Escape, wherever the focus is, and a visible close button.
 //! They hang below the sticky header (the CSS places them), never over the buttons that open
-//! them, and when one closes the focus goes back to the button that opened it.
+//! them, and when one closes the focus goes back to the button that opened it. One is open at a
+//! time: opening a dialog closes any other (at 390 px two would cover each other).
 
 use std::rc::Rc;
 
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, KeyboardEvent};
+use web_sys::{Event, EventInit, HtmlElement, KeyboardEvent};
+
+/// The event a dialog sends (bubbling, from itself) when it opens, so the others close.
+const OPENED: &str = "playground-dialog-opened";
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -43,6 +47,7 @@ pub fn Dialog(props: &DialogProps) -> Html {
         use_effect_with((), move |_| {
             // The button that opened the dialog (a click focuses it).
             let opener = focused();
+            let close_for_others = Rc::clone(&on_close);
             let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
                 EventListener::new(&document, "keydown", move |event| {
                     let Some(key) = event.dyn_ref::<KeyboardEvent>() else { return };
@@ -53,8 +58,32 @@ pub fn Dialog(props: &DialogProps) -> Html {
                     }
                 })
             });
+            // Another dialog opening closes this one.
+            let others = web_sys::window().and_then(|w| w.document()).map(|document| {
+                let (node, on_close) = (node.clone(), close_for_others);
+                EventListener::new(&document, OPENED, move |event| {
+                    let from_self = match (event.target(), node.get()) {
+                        (Some(target), Some(own)) => {
+                            target.dyn_ref::<web_sys::Node>().is_some_and(|t| own.is_same_node(Some(t)))
+                        }
+                        _ => false,
+                    };
+                    if !from_self {
+                        let close = on_close.borrow().clone();
+                        close.emit(());
+                    }
+                })
+            });
+            if let Some(own) = node.get() {
+                let init = EventInit::new();
+                init.set_bubbles(true);
+                if let Ok(opened) = Event::new_with_event_init_dict(OPENED, &init) {
+                    let _ = own.dispatch_event(&opened);
+                }
+            }
             move || {
                 drop(listener);
+                drop(others);
                 // Back to the opener if the focus went with the dialog, not if the person has
                 // moved on (another dialog's button).
                 let lost = match focused() {
