@@ -73,10 +73,11 @@ pub fn App() -> Html {
         // Each scenario on screen that has no answer yet goes to the worker (latest wins): the
         // first, which the reducer made before the worker started; the reducer hands over the
         // others itself, and handing one over again while the worker has it changes nothing.
-        let (worker, jobs, keep) = (Rc::clone(&worker), store.jobs(), store.keep());
-        use_effect_with((store.version(), jobs.is_some()), move |_| {
-            if let (Some(worker), Some(jobs)) = (worker.as_ref(), jobs) {
-                worker.want(jobs, keep);
+        // The jobs and what to keep are worked out only when the effect runs, not at every render.
+        let (worker, state) = (Rc::clone(&worker), store.clone());
+        use_effect_with((store.version(), store.pending()), move |_| {
+            if let (Some(worker), Some(jobs)) = (worker.as_ref(), state.jobs()) {
+                worker.want(jobs, state.keep());
             }
         });
     }

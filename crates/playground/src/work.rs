@@ -688,11 +688,11 @@ mod tests {
         let mut engine = Engine::default();
         let uneven = preset("roundrobin-uneven");
         let asked = Request::Walk { request: walk_request(1, "sticky", 0), scenario: Rc::new(uneven.clone()) };
-        let text = serde_json::to_string(&asked).unwrap_or_default();
-        assert!(serde_json::from_str::<Request>(&text).is_ok());
+        let text = to_message(&asked).unwrap_or_default();
+        assert!(from_message::<Request>(&text).is_ok());
         let unknown = text.replace(r#""strategy":"sticky""#, r#""strategy":"fastest""#);
         assert_ne!(unknown, text);
-        assert!(serde_json::from_str::<Request>(&unknown).is_err());
+        assert!(from_message::<Request>(&unknown).is_err());
         let mut big = uneven.clone();
         big.topics[0].partitions = 501;
         let refused = engine.walk(&walk_request(2, "range", 0), &big);
@@ -714,19 +714,15 @@ mod tests {
         let uneven = Rc::new(preset("roundrobin-uneven"));
         let request = walk_request(7, "cooperative-sticky", 2);
         let message = Request::Walk { request: request.clone(), scenario: Rc::clone(&uneven) };
-        let text = serde_json::to_string(&message).unwrap_or_default();
-        let Ok(Request::Walk { request: read, scenario }) = serde_json::from_str::<Request>(&text) else {
-            panic!("{text}")
-        };
+        let text = to_message(&message).unwrap_or_default();
+        let Ok(Request::Walk { request: read, scenario }) = from_message::<Request>(&text) else { panic!("{text}") };
         assert_eq!((read, scenario), (request.clone(), uneven.clone()));
         let frame = Engine::default().walk(&request, &uneven);
         assert!(frame.as_ref().is_ok_and(|f| f.step == 2 && !f.lists.is_empty()));
         let reply = Reply::Walk { request: request.clone(), frame: frame.clone() };
-        let text = serde_json::to_string(&reply).unwrap_or_default();
+        let text = to_message(&reply).unwrap_or_default();
         assert!(!text.contains("\"notes\""), "{text}");
-        let Ok(Reply::Walk { request: answered, frame: read }) = serde_json::from_str::<Reply>(&text) else {
-            panic!("{text}")
-        };
+        let Ok(Reply::Walk { request: answered, frame: read }) = from_message::<Reply>(&text) else { panic!("{text}") };
         assert_eq!((answered, read), (request, frame));
     }
 
@@ -750,10 +746,8 @@ this is no row";
         assert_eq!(imported, Ok(("g2", 1)));
 
         let reply = Reply::Imported { ticket: 4, reading: Box::new(reading.clone()) };
-        let text = serde_json::to_string(&reply).unwrap_or_default();
-        let Ok(Reply::Imported { ticket, reading: read }) = serde_json::from_str::<Reply>(&text) else {
-            panic!("{text}")
-        };
+        let text = to_message(&reply).unwrap_or_default();
+        let Ok(Reply::Imported { ticket, reading: read }) = from_message::<Reply>(&text) else { panic!("{text}") };
         assert_eq!((ticket, *read), (4, reading));
 
         let missing = ImportRequest { group: Some("g3".to_string()), ..request }.read();
