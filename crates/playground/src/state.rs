@@ -364,9 +364,14 @@ impl State {
         state.show(step, None, self.push_undo(), Vec::new())
     }
 
+    /// Whether `answer` is of no scenario waiting on screen (an edit overtook it, or the warm-up's).
+    fn stale(&self, answer: &Answer) -> bool {
+        answer.version != self.step.version || !self.pending()
+    }
+
     /// The worker's answer: painted when it is of the scenario on screen; any other is stale.
     fn answered(&self, answer: Answer) -> State {
-        if answer.version != self.step.version || !self.pending() {
+        if self.stale(&answer) {
             return self.clone();
         }
         let mut step = self.step.clone();
@@ -400,15 +405,49 @@ impl State {
 /// The banner when the worker no longer had what a scenario was built on.
 const LOST: &str = "This step's previous assignment is no longer kept (a very large group keeps few undo steps): it is shown as a fresh group.";
 
+/// The version of the warm-up's job (see [`State::warm_up`]): no scenario has it, so its answer is
+/// never painted.
+pub const WARM_UP: Version = Version::MAX;
+
+impl State {
+    /// The warm-up, sent once the first answer is painted: the scenario on screen settled and
+    /// unchanged, the rebalance the next edit will start from, computed by the worker and dropped.
+    /// Both wasm programs start every function cold (V8 compiles it on its first call, then again
+    /// optimised once it has run enough, in the background); the first edit after load ran the
+    /// sticky assignors from an owned assignment, the diff and the answer's reading for the first
+    /// time, and its optimised compiles (about 200 ms of one core at 1,000 partitions, traced)
+    /// took the two cores from that edit's answer. This runs them while the person reads the page.
+    /// Only for a group whose settled assignment crosses (at most [`work::INLINE_ENTRIES`]
+    /// entries): a few milliseconds of the worker, never more than an edit's own.
+    fn warm_up(&self) -> Option<(Job, Vec<Version>)> {
+        if self.pending() || work::settled_entries(&self.scenario) > work::INLINE_ENTRIES {
+            return None;
+        }
+        let (scenario, prior) = self.step.settled();
+        Some((Job { version: WARM_UP, prior, scenario }, self.keep()))
+    }
+}
+
 impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // An answer no scenario waits for changes nothing: the same state, so nothing renders.
+        if matches!(&action, Action::Computed(answer) if self.stale(answer)) {
+            return self;
+        }
         let next = self.apply(action);
-        if next.version() != self.version() {
-            // Before anything renders: the worker computes while the page paints the edit.
-            if let (Some(send), Some(jobs)) = (&next.outbox.0, next.jobs()) {
-                send(jobs, next.keep());
+        if let Some(send) = &next.outbox.0 {
+            if next.version() != self.version() {
+                // Before anything renders: the worker computes while the page paints the edit.
+                if let Some(jobs) = next.jobs() {
+                    send(jobs, next.keep());
+                }
+            } else if self.shown_version == 0 && next.shown_version != 0 {
+                // The first answer is painted: the worker is idle, the person reading.
+                if let Some((job, keep)) = next.warm_up() {
+                    send(vec![job], keep);
+                }
             }
         }
         Rc::new(next)
@@ -615,6 +654,80 @@ mod tests {
         // Undo to a step with its answer asks nothing; a second edit is one more request.
         viewed.reduce(Action::Undo).reduce(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 7 }));
         assert_eq!(sent.borrow().len(), 2);
+    }
+
+    /// Each request the reducer hands the worker: its jobs and the versions to keep.
+    type Requests = Rc<RefCell<Vec<(Vec<Job>, Vec<Version>)>>>;
+
+    fn recording() -> (Outbox, Requests) {
+        let sent: Requests = Rc::default();
+        let outbox = {
+            let sent = Rc::clone(&sent);
+            Outbox::new(move |jobs: Vec<Job>, keep| sent.borrow_mut().push((jobs, keep)))
+        };
+        (outbox, sent)
+    }
+
+    /// The worker's answer to `request`, as the page receives it.
+    fn worker_answer((jobs, keep): &(Vec<Job>, Vec<Version>)) -> Box<Answer> {
+        let answer = WORKER.with(|engine| engine.borrow_mut().compute(jobs.clone(), keep));
+        Box::new(answer.unwrap_or_else(|| panic!("no answer to {jobs:?}")))
+    }
+
+    /// Once the first answer is painted, the worker computes the rebalance the next edit starts
+    /// from, once, unchanged; its answer changes nothing on the page, not even the state's
+    /// identity (nothing renders), and the worker keeps what the page needs.
+    #[test]
+    fn the_first_answer_painted_sends_one_warm_up_whose_answer_changes_nothing() {
+        let (outbox, sent) = recording();
+        let first = scenario::presets::find("sticky-crash-c1").and_then(|p| p.scenario().ok()).unwrap_or_default();
+        let state = Rc::new(State::new(first).with_outbox(outbox));
+        let jobs = state.jobs().unwrap_or_default();
+        let painted = Rc::clone(&state).reduce(Action::Computed(worker_answer(&(jobs, state.keep()))));
+        assert!(!painted.pending());
+        let warm_up = sent.borrow()[0].clone();
+        assert_eq!(sent.borrow().len(), 1);
+        let (job, keep) = (&warm_up.0[0], &warm_up.1);
+        assert_eq!((warm_up.0.len(), job.version), (1, WARM_UP));
+        // The next edit's starting point, unchanged: the scenario settled, nothing else.
+        let (settled, prior) = painted.step.settled();
+        assert_eq!((&*job.scenario, job.prior), (&*settled, prior));
+        assert_eq!(*keep, painted.keep());
+        let answer = worker_answer(&warm_up);
+        assert_eq!(answer.version, WARM_UP);
+        let after = Rc::clone(&painted).reduce(Action::Computed(answer));
+        assert!(Rc::ptr_eq(&after, &painted));
+        // An edit now is computed as ever, and sends no second warm-up.
+        let edited = after.reduce(Action::Edit(Edit::AddConsumer));
+        let request = sent.borrow().last().cloned().unwrap_or_default();
+        assert_eq!(request.0.iter().map(|j| j.version).collect::<Vec<_>>(), [edited.version()]);
+        let answered = Rc::clone(&edited).reduce(Action::Computed(worker_answer(&request)));
+        assert_eq!(sent.borrow().len(), 2);
+        let reference = the_old_way(&painted.scenario, &[Edit::AddConsumer]);
+        assert_eq!(*answered.shown, Computed::new(&Report::new(&reference), &reference));
+    }
+
+    /// A group whose settled assignment stays in the worker gets no warm-up: its rebalance is no
+    /// longer a few milliseconds.
+    #[test]
+    fn a_big_group_gets_no_warm_up() {
+        let (outbox, sent) = recording();
+        let state = Rc::new(State::new(big(6_000)).with_outbox(outbox));
+        let jobs = state.jobs().unwrap_or_default();
+        let painted = Rc::clone(&state).reduce(Action::Computed(worker_answer(&(jobs, state.keep()))));
+        assert!(!painted.pending());
+        assert!(sent.borrow().is_empty());
+    }
+
+    /// An answer that an edit overtook changes nothing: the same state, so nothing renders.
+    #[test]
+    fn an_overtaken_answer_leaves_the_state_as_it_was() {
+        let state = Rc::new(preset("range-imbalance"));
+        let two = Rc::clone(&state).reduce(Action::Edit(Edit::AddConsumer));
+        let late = worker_answer(&(two.jobs().unwrap_or_default(), two.keep()));
+        let three = two.reduce(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 7 }));
+        let after = Rc::clone(&three).reduce(Action::Computed(late));
+        assert!(Rc::ptr_eq(&after, &three));
     }
 
     /// A group of `partitions` partitions on one topic and three consumers.

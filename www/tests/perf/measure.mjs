@@ -2,7 +2,7 @@
 // *.test.mjs files) and it asserts nothing; it prints the rows of issue 9's targets.
 //
 //   source .ci/common.sh && trunk build --release && cargo build -p cli
-//   node www/tests/perf/measure.mjs [--runs 20] [--no-big] [--no-million] [--json]
+//   node www/tests/perf/measure.mjs [--runs 20] [--no-big] [--no-million] [--no-pause] [--json]
 //
 // In a release build served from dist/ (or PLAYGROUND_DIST / PLAYGROUND_URL), each group opened
 // from a #v1. link made by `kap link`:
@@ -23,6 +23,15 @@
 // the frames from the edit's to that one (1: the answer is in the first frame after the edit).
 // `edit_to_frame_after_ms` is the figure of earlier stops: to the start of the frame after that
 // one, a frame later.
+// The edit comes at the start of a frame, in its animation callbacks: that frame's rendering
+// follows at once, so no answer computed elsewhere can be in it, and the first frame that can show
+// the answer starts a frame interval later (16.7 ms at Chromium's 60 Hz). `floor_ms` measures that
+// bound the same way on the same page: instead of an edit, a task queued right away sets one
+// attribute, and the time runs to the painted frame that shows it. Edit → paint cannot be below it
+// (about 17 ms here): the answer in the first frame after the edit, and that frame's own rendering.
+// The edits start 1 s after the first answer is painted (`--no-pause`: at once), as a person reads
+// the page before typing; the load figures are measured before that. `first_edit_ms` is the first
+// edit's own edit → paint (it is also in `edit_to_paint_ms`).
 // Main thread blocked: the longest long task (PerformanceObserver 'longtask', ≥ 50 ms) and the
 // longest gap of a 10 ms heartbeat, from the page's start (load) or the edit (edits) to the paint.
 // `worker` is the compute worker's own time for the painted answer (data-compute-ms); the page's
@@ -39,6 +48,7 @@ const RUNS = Number(args[args.indexOf('--runs') + 1] || 20) || 20;
 const BIG = !args.includes('--no-big');
 const MILLION = BIG && !args.includes('--no-million');
 const JSON_OUT = args.includes('--json');
+const PAUSE_MS = args.includes('--no-pause') ? 0 : 1000;
 const DIST = process.env.PLAYGROUND_DIST ?? fileURLToPath(new URL('../../../dist/', import.meta.url));
 
 const median = (xs) => {
@@ -195,6 +205,31 @@ const timeEdit = (page, act) =>
     [act, PAINTED],
   );
 
+/**
+ * In the page, `runs` times: from the start of a frame (as an edit), a task queued at once sets one
+ * attribute; the time to the painted frame that shows it, as `timeEdit` times an edit's answer.
+ */
+const timeFloor = (page, runs) =>
+  page.evaluate(async (runs) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const afterPaint = () =>
+      new Promise((r) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => r(performance.now());
+        channel.port2.postMessage(0);
+      });
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      await frame();
+      const t0 = performance.now();
+      setTimeout(() => (document.body.dataset.floor = String(i)));
+      while (document.body.dataset.floor !== String(i)) await frame();
+      times.push((await afterPaint()) - t0);
+      await frame();
+    }
+    return times;
+  }, runs);
+
 /** JS that types `n` into the partition count of topic `name` and applies it (as Enter or leaving the field do). */
 const typeCount = (name, n) => `
   const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
@@ -216,6 +251,7 @@ async function edits(page, runs, partitions) {
   }
   return {
     edit_to_paint_ms: stats(rows.map((r) => r.paint)),
+    first_edit_ms: +rows[0].paint.toFixed(1),
     frames_to_paint: stats(rows.map((r) => r.frames)),
     edit_to_frame_after_ms: stats(rows.map((r) => r.frameAfter)),
     in_the_event_ms: stats(rows.map((r) => r.dispatched)),
@@ -232,7 +268,9 @@ async function group(env, label, text, runs, partitions, timeout) {
   const { page, errors, load, blocked } = await open(env, url, timeout);
   const dom = await page.evaluate(() => document.getElementsByTagName('*').length);
   const result = { link_length: url.length, load_ms: load, load_blocked: blocked, dom_elements: dom };
+  if (PAUSE_MS) await page.waitForTimeout(PAUSE_MS);
   Object.assign(result, await edits(page, runs, partitions));
+  result.floor_ms = stats(await timeFloor(page, Math.min(runs, 10)));
   result.errors = errors;
   await page.close();
   log(label, result);

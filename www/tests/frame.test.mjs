@@ -1,0 +1,129 @@
+// An edit's frames (issue 9, 1,000 partitions × 50 consumers): once the first answer is painted,
+// the page has the worker compute the rebalance the next edit starts from, once, and never paints
+// its answer (it warms both programs' code, which V8 otherwise compiles during the first edit); an
+// edit's busy results dim without a compositor animation (a layer made and dropped each edit).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, panels, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
+import { Group } from './group.mjs';
+import { link } from './kap.mjs';
+
+const env = useBrowser();
+
+/** `State`'s warm-up version (`state::WARM_UP`, u64::MAX), as it crosses in a message's text. */
+const WARM_UP = '18446744073709551615';
+
+/** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
+function startingGroup() {
+  const members = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? ['t0'] : ['t0', 't1', 't2'] }));
+  return new Group({ t0: 12, t1: 12, t2: 12 }, members);
+}
+
+function scenarioText(group) {
+  return JSON.stringify({
+    version: 1,
+    topics: Object.entries(group.topics).map(([name, partitions]) => ({ name, partitions })),
+    consumers: group.members.map((m) => ({ id: m.id, topics: m.topics })),
+  });
+}
+
+/**
+ * Records, in the page, the versions of each Compute request's jobs and of each answer, read from
+ * the messages' JSON text (a u64 version does not survive JSON.parse).
+ */
+const recordMessages = (page) =>
+  page.addInitScript(() => {
+    window.__computes = [];
+    window.__answers = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message.startsWith('{"Compute"')) {
+        const jobs = message.slice(0, message.indexOf('"keep"'));
+        window.__computes.push([...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]));
+      }
+      return post.call(this, message, ...rest);
+    };
+    const listen = Worker.prototype.addEventListener;
+    Worker.prototype.addEventListener = function (type, ...rest) {
+      if (type === 'message' && !this.__recorded) {
+        this.__recorded = true;
+        listen.call(this, 'message', (e) => {
+          const answer = /^\{"Answer":\{"version":(\d+)/.exec(e.data);
+          if (answer) window.__answers.push(answer[1]);
+        });
+      }
+      return listen.call(this, type, ...rest);
+    };
+  });
+
+/** JS that types `n` into topic `name`'s partition count and applies it at once (as Enter does). */
+const typed = (name, n) => `{
+  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
+  const input = label.querySelector('input');
+  input.value = '${n}';
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}`;
+
+test('after the first answer the worker computes one warm-up, never painted; the next edit is kap batch', async () => {
+  const group = startingGroup();
+  const page = await env.browser.newPage();
+  await recordMessages(page);
+  const { errors } = await (async () => {
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(env.url + '#' + link(scenarioText(group), env.url).split('#')[1]);
+    return { errors };
+  })();
+  await page.waitForSelector('section[data-strategy]', { timeout: 30_000 });
+  await resultsShown(page);
+  let shown = group.expected(null);
+  await waitForPanels(page, shown);
+  await page.waitForFunction((v) => window.__answers.includes(v), WARM_UP, { timeout: 10_000 });
+  const computes = await page.evaluate(() => window.__computes);
+  assert.deepEqual(computes, [['1'], [WARM_UP]], 'the first version, then one warm-up');
+  assert.deepEqual(await page.evaluate(() => window.__answers), ['1', WARM_UP]);
+  // Its answer is not painted: the same version on screen, not busy, the same panels.
+  const results = await page.$eval('.results', (r) => [r.getAttribute('aria-busy'), r.dataset.version, r.dataset.shown]);
+  assert.deepEqual(results, ['false', '1', '1']);
+  assert.deepEqual(await panels(page), shown);
+
+  // The next edit rebalances from the answer on screen, as ever.
+  await page.evaluate(typed('t0', 11));
+  group.topics.t0 = 11;
+  shown = group.expected(shown);
+  await resultsShown(page);
+  await waitForPanels(page, shown);
+  assert.deepEqual(await panels(page), shown, 'after the edit');
+  assert.deepEqual((await page.evaluate(() => window.__computes)).slice(2), [['2']], 'no second warm-up');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('busy results dim through --dim: no opacity animation (no layer) while the answer is on its way', async () => {
+  const group = startingGroup();
+  const { page, errors } = await openPlayground(env, '#' + link(scenarioText(group), env.url).split('#')[1]);
+  // Once the edit is rendered (a microtask later), before its answer: the transitions the busy
+  // state starts, by property and element.
+  const started = await page.evaluate(`(async () => {
+    ${typed('t1', 11)}
+    await Promise.resolve();
+    const results = document.querySelector('.results');
+    if (results.getAttribute('aria-busy') !== 'true') return 'not busy';
+    getComputedStyle(document.querySelector('.panels')).opacity;
+    return document.getAnimations().map((a) => [a.transitionProperty, a.effect.target.className]);
+  })()`);
+  assert.ok(started.length > 0, 'the busy state starts a transition');
+  for (const [property, target] of started) {
+    assert.equal(property, '--dim', `${target}: ${property}`);
+  }
+  await resultsShown(page);
+  // Answered: nothing dims, nothing animates.
+  const after = await page.evaluate(() => ({
+    opacity: getComputedStyle(document.querySelector('.panels')).opacity,
+    animations: document.getAnimations().map((a) => [a.transitionProperty ?? a.animationName, a.effect.target.className, a.playState]),
+  }));
+  assert.deepEqual(after, { opacity: '1', animations: [] });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
