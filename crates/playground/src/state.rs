@@ -6,7 +6,7 @@
 //! comes, the page shows the last answer painted. Side effects (the worker, URL, storage,
 //! clipboard) live in effects in `app.rs`, except one: a new version goes to the worker from the
 //! reducer itself ([`Outbox`]), before the page renders anything, so the worker computes while the
-//! page paints the edit.
+//! page paints the edit; so does, once the first answer is painted, the warm-up ([`WARM_UP`]).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
