@@ -3,6 +3,13 @@
 // for how long, and when from the edit) and the worker's. Not a test; asserts nothing.
 //
 //   node www/tests/perf/trace.mjs [--edits 5] [--out trace.json]
+//
+// Each edit's `cpu` line is on the threads' own CPU clocks (the trace's `tdur`), which a machine
+// loaded by other work inflates far less than the wall clock: the edit's task (its events, the
+// reducer, the post to the worker, the render and the edit's own frame, in brackets), reading and
+// rendering the answer, the frame that paints it (the tasks with a layout up to the paint), and the
+// worker's task. The medians over the edits after the first, then the first, close the list.
+// PLAYGROUND_DIST compares another build (see ../browser.mjs).
 import { writeFileSync } from 'node:fs';
 import { start } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
@@ -98,6 +105,13 @@ async function edits(page) {
         new Function(act)();
         const check = new Function(`return ${painted};`);
         while (results.dataset.version === before || !check()) await frame();
+        // After this frame's style, layout and paint: a task queued from its animation callbacks.
+        await new Promise((r) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = r;
+          channel.port2.postMessage(0);
+        });
+        performance.mark('edit:painted');
         await frame();
         return performance.now() - t0;
       },
@@ -124,6 +138,8 @@ async function edits(page) {
       .slice(0, 6)
       .join(', ');
   const measures = main.filter((e) => e.cat?.includes('user_timing') && e.ph === 'b');
+  const painted = main.filter((e) => e.name === 'edit:painted').map((e) => e.ts).sort((a, b) => a - b);
+  const cpus = [];
   starts.forEach((s, i) => {
     const end = starts[i + 1] ?? Infinity;
     console.log(`\nedit ${i + 1}: paint ${paints[i].toFixed(1)} ms`);
@@ -134,5 +150,42 @@ async function edits(page) {
       console.log(`  worker +${((t.ts - s) / 1000).toFixed(1)} ${(t.dur / 1000).toFixed(1)} ms: ${inside(worker, t)}`);
     }
     for (const m of measures.filter((m) => m.ts >= s && m.ts < end)) console.log(`  measure ${m.name} +${((m.ts - s) / 1000).toFixed(1)}`);
+    const cpu = cpuOf(main, worker, s, painted[i]);
+    cpus.push(cpu);
+    console.log(`  cpu: ${show(cpu)}`);
   });
+  const median = (xs) => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  };
+  const rest = cpus.slice(1);
+  if (rest.length) console.log(`\ncpu, median of edits 2–${cpus.length}: ${show(Object.fromEntries(Object.keys(rest[0]).map((k) => [k, median(rest.map((c) => c[k]))])))}`);
+  if (cpus.length) console.log(`cpu, first edit: ${show(cpus[0])}`);
+}
+
+/** CPU ms (the trace's `tdur`) of an edit's phases, from its start mark to its painted mark. */
+function cpuOf(main, worker, start, painted) {
+  const cpu = (e) => (e.tdur ?? e.dur) / 1000;
+  const tasks = main.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.ts + e.dur > start && e.ts < painted);
+  const inside = (task, name) => main.filter((e) => e.name === name && e.ph === 'X' && e.ts >= task.ts && e.ts < task.ts + task.dur);
+  const edit = tasks.find((t) => t.ts <= start && t.ts + t.dur >= start);
+  const rendering = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'];
+  // Paint events nest (the document's, then a layer's): the outermost of each task counts.
+  const outermost = (list) => list.filter((e) => !list.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur));
+  const sum = (list) => list.reduce((a, e) => a + cpu(e), 0);
+  const renderingOf = (task, after) => sum(outermost(rendering.flatMap((n) => inside(task, n)).filter((e) => e.ts >= after)));
+  const answers = tasks.filter((t) => inside(t, 'HandlePostMessage').length);
+  const frames = tasks.filter((t) => t !== edit && inside(t, 'Layout').length);
+  return {
+    edit: edit ? cpu(edit) : NaN,
+    editFrame: edit ? renderingOf(edit, start) : NaN,
+    answer: sum(answers),
+    answerFrame: sum(frames),
+    worker: sum(worker.filter((e) => e.name === 'HandlePostMessage' && e.ph === 'X' && e.ts > start && e.ts < painted)),
+  };
+}
+
+function show(c) {
+  const f = (x) => x.toFixed(1);
+  return `edit task ${f(c.edit)} (its frame ${f(c.editFrame)}), answer ${f(c.answer)}, answer's frame ${f(c.answerFrame)}, worker ${f(c.worker)} ms`;
 }
