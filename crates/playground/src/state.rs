@@ -632,18 +632,12 @@ mod tests {
     /// what makes no new version (a refusal, a banner, an answer, the view) sends nothing.
     #[test]
     fn a_new_version_goes_to_the_worker_from_the_reducer() {
-        // Each request: the versions of its jobs, and the versions the worker keeps.
-        type Sent = Vec<(Vec<Version>, Vec<Version>)>;
-        let sent: Rc<RefCell<Sent>> = Rc::default();
-        let outbox = {
-            let sent = Rc::clone(&sent);
-            Outbox::new(move |jobs: Vec<Job>, keep| {
-                sent.borrow_mut().push((jobs.iter().map(|j| j.version).collect(), keep))
-            })
-        };
+        let (outbox, sent) = recording();
         let state = Rc::new(preset("range-imbalance").with_outbox(outbox));
         let edited = Rc::clone(&state).reduce(Action::Edit(Edit::AddConsumer));
-        assert_eq!(*sent.borrow(), [(vec![edited.version()], edited.keep())]);
+        let versions = |jobs: &[Job]| jobs.iter().map(|j| j.version).collect::<Vec<_>>();
+        let requests = sent.borrow().iter().map(|(jobs, keep)| (versions(jobs), keep.clone())).collect::<Vec<_>>();
+        assert_eq!(requests, [(vec![edited.version()], edited.keep())]);
         let refused = Rc::clone(&edited).reduce(Action::Edit(Edit::Leave { consumer: 9 }));
         let bannered = refused.reduce(Action::Banner(Some("hello".into())));
         let answer = answer(&bannered).unwrap_or_else(|| panic!("no job"));
