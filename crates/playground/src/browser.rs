@@ -41,10 +41,15 @@ struct Connection {
     walks: RefCell<Vec<WalkWait>>,
     /// Pastes being read for the Import dialog, by ticket.
     imports: RefCell<Vec<Waiting<u64, Reading>>>,
+    /// Files being opened for Import JSON, by ticket.
+    opens: RefCell<Vec<OpenWait>>,
 }
 
 /// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
 type WriteWait = Box<dyn FnOnce(Option<Texts>)>;
+
+/// A file to open, and where its scenario (or why it does not open) goes.
+type OpenWait = Waiting<u64, Result<Box<Scenario>, String>>;
 
 /// A member asked for, and where its partitions go.
 type MemberWait = Waiting<(Version, MemberRequest), Result<Option<MemberDetail>, Unanswered>>;
@@ -80,6 +85,7 @@ impl ComputeWorker {
             next_ticket: std::cell::Cell::new(0),
             walks: RefCell::default(),
             imports: RefCell::default(),
+            opens: RefCell::default(),
         });
         let failed = Rc::new(failed);
         let weak = Rc::downgrade(&connection);
@@ -116,6 +122,11 @@ impl ComputeWorker {
                 give_waiting(&connection.imports, &ticket, *reading);
                 return;
             }
+            if let Ok(Reply::Opened { ticket, scenario }) = reply {
+                // Nor is a file opened.
+                give_waiting(&connection.opens, &ticket, scenario);
+                return;
+            }
             // The worker takes what waits before the page paints this answer.
             let next = connection.queue.borrow_mut().done();
             if let Some(jobs) = next {
@@ -128,7 +139,8 @@ impl ComputeWorker {
                     | Reply::Member { .. }
                     | Reply::Written { .. }
                     | Reply::Walk { .. }
-                    | Reply::Imported { .. },
+                    | Reply::Imported { .. }
+                    | Reply::Opened { .. },
                 ) => {}
                 Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
                 Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
@@ -232,6 +244,17 @@ impl ComputeWorker {
         connection.next_ticket.set(ticket + 1);
         let Ok(message) = playground::work::to_message(&Request::Import { ticket, request }) else { return };
         connection.imports.borrow_mut().push((ticket, Box::new(give)));
+        let _ = connection.worker.post_message(&JsValue::from_str(&message));
+    }
+
+    /// Asks the worker to open a file for Import JSON (`work::open_file`); `give` gets the
+    /// scenario, or why it does not open.
+    pub fn open(&self, text: String, give: impl FnOnce(Result<Box<Scenario>, String>) + 'static) {
+        let connection = &self.0;
+        let ticket = connection.next_ticket.get();
+        connection.next_ticket.set(ticket + 1);
+        let Ok(message) = playground::work::to_message(&Request::Open { ticket, text }) else { return };
+        connection.opens.borrow_mut().push((ticket, Box::new(give)));
         let _ = connection.worker.post_message(&JsValue::from_str(&message));
     }
 }

@@ -79,6 +79,8 @@ pub enum Request {
     Walk { request: WalkRequest, scenario: Rc<Scenario> },
     /// Read a paste in the Import dialog; `ticket` comes back with the reading.
     Import { ticket: u64, request: ImportRequest },
+    /// Open a file handed to Import JSON ([`open_file`]); `ticket` comes back with the scenario.
+    Open { ticket: u64, text: String },
 }
 
 /// The worker to the page.
@@ -98,6 +100,8 @@ pub enum Reply {
     Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
     /// A paste read for [`Request::Import`]'s `ticket`.
     Imported { ticket: u64, reading: Box<Reading> },
+    /// A file opened for [`Request::Open`]'s `ticket`, or why it does not open.
+    Opened { ticket: u64, scenario: Result<Box<Scenario>, String> },
     /// A message the worker could not read (a page and a worker of different builds).
     Unreadable(String),
 }
@@ -187,6 +191,13 @@ impl ImportRequest {
             outcome: outcome.map_err(|e| e.to_string()),
         }
     }
+}
+
+/// Opens a file handed to Import JSON as `kap show` does (`scenario::read_file`), in the worker: a
+/// consumer-protocol line is refused where `kap batch` refuses it, which runs the coordinator's
+/// assignors, and the page links none of the rulebook for lines (issue 9, a smaller page).
+pub fn open_file(text: &str) -> Result<Box<Scenario>, String> {
+    scenario::read_file(text).map(Box::new).map_err(|e| e.to_string())
 }
 
 /// A message ([`Request`], [`Reply`]) as it crosses between the page and the worker: JSON text.
@@ -493,6 +504,34 @@ mod tests {
         let mut loading = Queue::loading();
         assert_eq!(versions(&loading.push(vec![job(1, Prior::Inline)])), None);
         assert_eq!(versions(&loading.done()), Some(vec![1]));
+    }
+
+    /// Import JSON's file crosses to the worker and back: a scenario file opens as it was written,
+    /// a `kap batch` line opens as its rebalance, and a consumer-protocol line that Kafka's
+    /// coordinator throws on is refused with `kap batch`'s message.
+    #[test]
+    fn a_file_opens_in_the_worker_or_says_why_not() {
+        let opened = |text: &str| {
+            let message = to_message(&Request::Open { ticket: 3, text: text.to_string() }).unwrap_or_default();
+            let Ok(Request::Open { ticket, text }) = from_message::<Request>(&message) else { panic!("{message}") };
+            let reply = to_message(&Reply::Opened { ticket, scenario: open_file(&text) }).unwrap_or_default();
+            match from_message::<Reply>(&reply) {
+                Ok(Reply::Opened { ticket: 3, scenario }) => scenario.map(|s| *s),
+                other => panic!("{other:?}"),
+            }
+        };
+        let sticky = preset("sticky-crash-c1");
+        assert_eq!(opened(&scenario::to_json(&sticky)), Ok(sticky));
+        let line = r#"{"strategy":"range","topics":{"t0":3},"members":[{"id":"C0","topics":["t0"]},{"id":"C1","topics":["t0"]}]}"#;
+        let group = opened(line).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(group.consumers.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["C0", "C1"]);
+        assert_eq!(group.topics[0].partitions, 3);
+        let ids = r#""topic_ids":{"a":"eZUeEuqvSSGGPuIabmBwqg"}"#;
+        let thrown = format!(
+            r#"{{"protocol":"consumer","strategy":"uniform","topics":{{"a":3}},{ids},"members":[{{"id":"A","topics":["a"],"owned":[["a",7]]}},{{"id":"B","topics":[]}}]}}"#
+        );
+        assert_eq!(opened(&thrown), Err("ArrayIndexOutOfBoundsException: Index 7 out of bounds for length 3".into()));
+        assert!(opened("{").is_err_and(|why| why.starts_with("not JSON")));
     }
 
     fn preset(id: &str) -> Scenario {

@@ -11,24 +11,39 @@ use crate::format::Scenario;
 use crate::validate;
 use crate::ReadError;
 
-/// A preset as stored.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A preset: its headline and notes, read for the menu; its source and the scenario it opens on
+/// are read only when they are wanted, so the page links no reader of events (issue 9).
+#[derive(Clone, Debug)]
 pub struct Preset {
     /// The file's name without `.json`; stable, used in links.
-    #[serde(skip)]
     pub id: &'static str,
     /// The headline, as the menu shows it.
     pub title: String,
     /// What it shows, and where the seed articles explain it.
     pub notes: String,
+    /// The source file: [`Source`].
+    source: &'static str,
+    /// The scenario it opens on, as a file: [`Preset::scenario`].
+    opened: &'static str,
+}
+
+/// A preset's source file: the starting group and the events that follow it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Source {
+    title: String,
+    notes: String,
     scenario: Scenario,
     /// Events after the first assignment; the last one is the rebalance the page opens on.
     #[serde(default)]
-    pub then: Vec<Event>,
-    /// The scenario it opens on, as a file: [`Preset::scenario`].
-    #[serde(skip)]
-    opened: &'static str,
+    then: Vec<Event>,
+}
+
+/// What the menu shows of a preset (the rest of its source is skipped unread).
+#[derive(Deserialize)]
+struct Headline {
+    title: String,
+    notes: String,
 }
 
 /// A preset's files: its source (`presets/ID.json`: the group and the events) and the scenario it
@@ -60,11 +75,9 @@ const FILES: [(&str, &str, &str); 13] = preset_files![
 pub fn all() -> Vec<Preset> {
     FILES
         .iter()
-        .filter_map(|(id, source, opened)| {
-            let mut preset: Preset = serde_json::from_str(source).ok()?;
-            preset.id = id;
-            preset.opened = opened;
-            Some(preset)
+        .filter_map(|&(id, source, opened)| {
+            let Headline { title, notes } = serde_json::from_str(source).ok()?;
+            Some(Preset { id, title, notes, source, opened })
         })
         .collect()
 }
@@ -74,24 +87,53 @@ pub fn find(id: &str) -> Option<Preset> {
     all().into_iter().find(|p| p.id == id)
 }
 
+/// Why a preset's source does not replay: a defect of the build, which the tests catch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The source file does not read (serde's message).
+    Source(String),
+    /// An event of it is refused.
+    Event(EditError),
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Source(why) => write!(f, "the preset's source does not read: {why}"),
+            ReplayError::Event(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+impl From<EditError> for ReplayError {
+    fn from(error: EditError) -> Self {
+        ReplayError::Event(error)
+    }
+}
+
+impl From<crate::Problem> for ReplayError {
+    fn from(problem: crate::Problem) -> Self {
+        ReplayError::Event(EditError::Invalid(problem))
+    }
+}
+
 impl Preset {
     /// The scenario the preset opens on: [`Preset::replay`] stored as a file, so that opening a
     /// preset runs no rebalance and the page links no assignor for it (issue 9).
     pub fn scenario(&self) -> Result<Scenario, ReadError> {
-        crate::read_file(self.opened)
+        Ok(validate::checked(crate::parse_scenario(self.opened)?)?)
     }
 
     /// The scenario the preset opens on, from its source: its group assigned fresh, then each event
     /// applied, every event but the last rebalanced, so the page shows the last event's rebalance.
     /// The tests check that the stored file is this; `KAP_WRITE_PRESETS=1 cargo test -p scenario
     /// presets` writes it again after a preset or a strategy changed.
-    pub fn replay(&self) -> Result<Scenario, EditError> {
-        let mut scenario = validate::checked(Scenario {
-            title: self.title.clone(),
-            notes: self.notes.clone(),
-            ..self.scenario.clone()
-        })?;
-        for event in &self.then {
+    pub fn replay(&self) -> Result<Scenario, ReplayError> {
+        let source: Source = serde_json::from_str(self.source).map_err(|e| ReplayError::Source(e.to_string()))?;
+        let mut scenario = validate::checked(Scenario { title: source.title, notes: source.notes, ..source.scenario })?;
+        for event in &source.then {
             scenario = event.apply(&settle(&scenario))?;
         }
         Ok(scenario)

@@ -54,6 +54,9 @@ impl std::fmt::Display for NotWritten {
     }
 }
 
+/// Why a file cannot be opened without the compute worker.
+const NO_OPENER: &str = "the compute worker, which opens files, did not start";
+
 impl PartialEq for Writer {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.last, &other.last)
@@ -94,6 +97,16 @@ impl Writer {
                 worker.write(base, Rc::clone(scenario), move |texts| give(texts.map(keep).ok_or(NotWritten::NotHeld)))
             }
             (Prior::Settled(_), None) => give(Err(NotWritten::NoWorker)),
+        }
+    }
+
+    /// The way back in: `give` gets a file handed to Import JSON opened as a scenario, or why it
+    /// does not open. The worker reads it (`work::open_file`), so the page links none of the
+    /// rules for `kap batch` lines.
+    pub fn open(&self, text: String, give: impl FnOnce(Result<Scenario, String>) + 'static) {
+        match self.worker.as_ref() {
+            Some(worker) => worker.open(text, move |opened| give(opened.map(|scenario| *scenario))),
+            None => give(Err(NO_OPENER.to_string())),
         }
     }
 }
@@ -189,11 +202,9 @@ pub fn ShareBar() -> Html {
                     "That file could not be opened: it is larger than {limit} MB, the most a scenario may be"
                 ))));
             }
-            let (store, keeper) = (store.clone(), keeper.clone());
+            let (store, keeper, writer) = (store.clone(), keeper.clone(), writer.clone());
             let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
-                let parsed =
-                    text.map_err(|e| e.to_string()).and_then(|t| scenario::read_file(&t).map_err(|e| e.to_string()));
-                match parsed {
+                let opened = move |opened: Result<Scenario, String>| match opened {
                     Ok(scenario) => {
                         // A new entry: the scenario it replaces is kept (Recent).
                         if let Some(keeper) = &keeper {
@@ -205,6 +216,11 @@ pub fn ShareBar() -> Html {
                     Err(message) => {
                         store.dispatch(Action::Banner(Some(format!("That file could not be opened: {message}"))))
                     }
+                };
+                match (text, writer) {
+                    (Ok(text), Some(writer)) => writer.open(text, opened),
+                    (Ok(_), None) => opened(Err(NO_OPENER.to_string())),
+                    (Err(e), _) => opened(Err(e.to_string())),
                 }
             });
             *reader.borrow_mut() = Some(task);
