@@ -177,13 +177,13 @@ pub fn App() -> Html {
     }
     {
         // A link pasted into the address bar of an open page changes only the fragment.
-        let (store, keeper) = (store.clone(), keeper.clone());
+        let (store, keeper, writer) = (store.clone(), keeper.clone(), (*writer).clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "hashchange", move |_| {
                     let fragment = browser::fragment();
                     let current = Rc::clone(&latest.borrow());
-                    if fragment.is_empty() || fragment == scenario::link::encode(&current) {
+                    if fragment.is_empty() || writer.wrote(&current, &fragment) {
                         return;
                     }
                     match scenario::link::decode(&fragment) {
@@ -308,7 +308,13 @@ fn Playground() -> Html {
 #[function_component]
 fn EmbedView() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let full = scenario::link::url(&browser::page_base(), &store.scenario, false);
+    // The scenario written whole by the worker, as Share link writes it; the page alone until then.
+    let written = crate::ui::share::use_written(true);
+    let base = browser::page_base();
+    let full = match written {
+        Some(Ok(texts)) => scenario::link::url_with(&base, &texts.fragment, false),
+        _ => base,
+    };
     html! {
         <div class="app embed">
             <Banner />

@@ -7,7 +7,9 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use playground::travel::Texts;
-use playground::work::{Answer, ImportRequest, Job, Queue, Reading, Reply, Request, Version, WalkFrame, WalkRequest};
+use playground::work::{
+    Answer, ImportRequest, Job, Prior, Queue, Reading, Reply, Request, Version, WalkFrame, WalkRequest,
+};
 use scenario::digest::{MemberDetail, MemberRequest};
 use scenario::Scenario;
 use wasm_bindgen::{JsCast, JsValue};
@@ -43,6 +45,9 @@ struct Connection {
     imports: RefCell<Vec<Waiting<u64, Reading>>>,
     /// Files being opened for Import JSON, by ticket.
     opens: RefCell<Vec<OpenWait>>,
+    /// Writes and files to open asked for before the worker was listening (it would lose them),
+    /// sent once it is; `None` from then on.
+    early: RefCell<Option<Vec<String>>>,
 }
 
 /// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
@@ -86,6 +91,7 @@ impl ComputeWorker {
             walks: RefCell::default(),
             imports: RefCell::default(),
             opens: RefCell::default(),
+            early: RefCell::new(Some(Vec::new())),
         });
         let failed = Rc::new(failed);
         let weak = Rc::downgrade(&connection);
@@ -126,6 +132,11 @@ impl ComputeWorker {
                 // Nor is a file opened.
                 give_waiting(&connection.opens, &ticket, scenario);
                 return;
+            }
+            if let Ok(Reply::Ready) = reply {
+                for message in connection.early.take().unwrap_or_default() {
+                    let _ = connection.worker.post_message(&JsValue::from_str(&message));
+                }
             }
             // The worker takes what waits before the page paints this answer.
             let next = connection.queue.borrow_mut().done();
@@ -223,10 +234,10 @@ fn blob_worker(directory: &str) -> Result<web_sys::Worker, JsValue> {
 }
 
 impl ComputeWorker {
-    /// Asks the worker to write `scenario` with the assignment `prior` settled into as its
-    /// previous one (`travel`); `give` gets the texts, or `None` when the worker no longer keeps
-    /// that assignment. Answered in turn with the worker's other work, never on the page's thread.
-    pub fn write(&self, prior: Version, scenario: Rc<Scenario>, give: impl FnOnce(Option<Texts>) + 'static) {
+    /// Asks the worker to write `scenario` with its previous assignment where `prior` says
+    /// (`travel`); `give` gets the texts, or `None` when the worker no longer keeps that settled
+    /// assignment. Answered in turn with the worker's other work, never on the page's thread.
+    pub fn write(&self, prior: Prior, scenario: Rc<Scenario>, give: impl FnOnce(Option<Texts>) + 'static) {
         let connection = &self.0;
         let ticket = connection.next_ticket.get();
         connection.next_ticket.set(ticket + 1);
@@ -234,7 +245,7 @@ impl ComputeWorker {
             return give(None);
         };
         connection.writes.borrow_mut().push((ticket, Box::new(give)));
-        let _ = connection.worker.post_message(&JsValue::from_str(&message));
+        connection.post_when_listening(message);
     }
 
     /// Asks the worker to read a paste for the Import dialog; `give` gets the reading.
@@ -255,7 +266,19 @@ impl ComputeWorker {
         connection.next_ticket.set(ticket + 1);
         let Ok(message) = playground::work::to_message(&Request::Open { ticket, text }) else { return };
         connection.opens.borrow_mut().push((ticket, Box::new(give)));
-        let _ = connection.worker.post_message(&JsValue::from_str(&message));
+        connection.post_when_listening(message);
+    }
+}
+
+impl Connection {
+    /// Posts `message` now if the worker is listening, else once it is.
+    fn post_when_listening(&self, message: String) {
+        match self.early.borrow_mut().as_mut() {
+            Some(early) => early.push(message),
+            None => {
+                let _ = self.worker.post_message(&JsValue::from_str(&message));
+            }
+        }
     }
 }
 

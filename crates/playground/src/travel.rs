@@ -67,7 +67,8 @@ mod tests {
 
         let whole = engine.whole(1, &on_screen).unwrap_or_else(|| panic!("version 1 is kept"));
         assert_eq!(whole, edited);
-        let texts = Texts::of(&whole);
+        let texts = engine.write(Prior::Settled(1), &on_screen).unwrap_or_else(|| panic!("version 1 is kept"));
+        assert_eq!(texts, Texts::of(&whole));
         let read = scenario::parse_scenario(&texts.json).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(read.version, 2, "a previous assignment of 32,000 entries is written compact");
         assert_eq!(Scenario { version: 1, ..read.clone() }, edited);
@@ -80,5 +81,17 @@ mod tests {
         // A version the worker no longer keeps is not written without its history.
         engine.compute(vec![job(3, Prior::Inline, &first)], &[3]);
         assert_eq!(engine.whole(1, &on_screen), None);
+        assert_eq!(engine.write(Prior::Settled(1), &on_screen), None);
+    }
+
+    /// A small group's link and file are written by the worker too, from the scenario the page
+    /// holds whole: what `kap` writes of it, whatever the worker keeps.
+    #[test]
+    fn the_worker_writes_a_small_group_as_kap_does() {
+        let small = Report::new(&big(12)).settled(&big(12));
+        let texts = Engine::default().write(Prior::Inline, &small).unwrap_or_else(|| panic!("not written"));
+        assert_eq!(texts.json, scenario::to_json(&small));
+        assert_eq!(texts.fragment, link::encode(&small));
+        assert_eq!(link::decode(&texts.fragment), Ok(small));
     }
 }

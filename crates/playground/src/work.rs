@@ -70,10 +70,10 @@ pub enum Request {
     /// One member's partitions in a panel of `version`. `again` is that version's job: when it is
     /// not the version last computed (an undo brought it back), its report is computed anew.
     Member { version: Version, request: MemberRequest, again: Option<Job> },
-    /// Write `scenario` (the page's, its `previous` empty) with the assignment `prior` settled into
-    /// as its previous one: a big group's link, saved copy or export (`travel`). `ticket` comes
-    /// back with the texts.
-    Write { ticket: u64, prior: Version, scenario: Rc<Scenario> },
+    /// Write `scenario` with its previous assignment where `prior` says ([`Engine::write`]): the
+    /// link, saved copy or export of any group (`travel`), so that the page links no writer of
+    /// links or files (issue 9). `ticket` comes back with the texts.
+    Write { ticket: u64, prior: Prior, scenario: Rc<Scenario> },
     /// One step of a strategy's walkthrough of the scenario on screen (the scenario of
     /// `request.version`, which the page holds whole wherever it offers a walkthrough).
     Walk { request: WalkRequest, scenario: Rc<Scenario> },
@@ -93,8 +93,8 @@ pub enum Reply {
     /// A member's partitions (`None`: not in that panel). Not `current` when `version` is no longer
     /// the last computed: the page asks again for the new one.
     Member { version: Version, request: MemberRequest, detail: Option<MemberDetail>, current: bool },
-    /// A scenario written for [`Request::Write`]'s `ticket`; `None` when the worker no longer keeps
-    /// `prior`'s settled assignment.
+    /// A scenario written for [`Request::Write`]'s `ticket`; `None` when its `prior` is a settled
+    /// assignment the worker no longer keeps.
     Written { ticket: u64, texts: Option<crate::travel::Texts> },
     /// A step of a walkthrough, or why there is none.
     Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
@@ -380,6 +380,15 @@ impl Engine {
     pub fn whole(&self, prior: Version, scenario: &Scenario) -> Option<Scenario> {
         let previous = self.settled.get(&prior)?;
         Some(Scenario { previous: Some((**previous).clone()), ..scenario.clone() })
+    }
+
+    /// The texts of `scenario` with its previous assignment where `prior` says: its own (a small
+    /// group's) or what the worker settled (`None` when that is no longer kept).
+    pub fn write(&self, prior: Prior, scenario: &Scenario) -> Option<crate::travel::Texts> {
+        match prior {
+            Prior::Inline => Some(crate::travel::Texts::of(scenario)),
+            Prior::Settled(base) => self.whole(base, scenario).map(|whole| crate::travel::Texts::of(&whole)),
+        }
     }
 
     /// The step `request` asks for, from the walk recorded for its version and strategy (recorded

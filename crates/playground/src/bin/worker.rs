@@ -5,7 +5,6 @@
 
 use std::cell::RefCell;
 
-use playground::travel::Texts;
 use playground::work::{from_message, open_file, to_message, Engine, Reply, Request};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
@@ -32,8 +31,7 @@ fn main() {
                 Some(Reply::Member { version, request, current: detail.is_ok(), detail: detail.ok().flatten() })
             }
             Ok(Request::Write { ticket, prior, scenario }) => {
-                let texts = engine.borrow().whole(prior, &scenario).map(|whole| Texts::of(&whole));
-                Some(Reply::Written { ticket, texts })
+                Some(Reply::Written { ticket, texts: engine.borrow().write(prior, &scenario) })
             }
             Ok(Request::Walk { request, scenario }) => {
                 let frame = engine.borrow_mut().walk(&request, &scenario);

@@ -129,6 +129,8 @@ impl Keeper {
 
     /// The scenario on screen, as a kept entry would describe it (for the banner after a load):
     /// as this tab saved it, when it did, so that switching back brings its history back too.
+    /// Not saved yet (an edit a moment before), it is measured as it crosses to the worker: the
+    /// page writes no scenario file (issue 9).
     pub fn current(&self, scenario: &Rc<Scenario>) -> Kept {
         let session = self.session.borrow();
         let saved = self
@@ -137,7 +139,8 @@ impl Keeper {
             .as_ref()
             .filter(|(s, _)| Rc::ptr_eq(s, scenario))
             .and_then(|(_, json)| Some((json.clone(), saved::read_scenario(json).ok()?)));
-        let (json, scenario) = saved.unwrap_or_else(|| (scenario::to_json(scenario), (**scenario).clone()));
+        let (json, scenario) = saved
+            .unwrap_or_else(|| (playground::work::to_message(&**scenario).unwrap_or_default(), (**scenario).clone()));
         Kept {
             entry: Entry {
                 id: session.id.clone(),

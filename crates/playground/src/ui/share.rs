@@ -20,8 +20,9 @@ use crate::ui::import::ImportDialog;
 use crate::ui::Store;
 
 /// Writes the scenario on screen as it leaves the page (the address bar, the saved copy, Share
-/// link, Embed, Export JSON), its previous assignment included: here when the page holds it, else
-/// by the compute worker, which keeps a big group's (`playground::travel`), off the page's thread.
+/// link, Embed, Export JSON), its previous assignment included, and opens a file coming in: both
+/// in the compute worker (`playground::travel`, `Request::Write`, `Request::Open`), off the page's
+/// thread and out of its download (issue 9), which also keeps a big group's previous assignment.
 /// The last scenario written is remembered, so a save, a link and an export of it write it once.
 #[derive(Clone)]
 pub struct Writer {
@@ -49,7 +50,7 @@ impl std::fmt::Display for NotWritten {
                 "the compute worker no longer holds what each member owned before the last rebalance; \
                  \"Fresh start\" saves the group without it"
             }
-            NotWritten::NoWorker => "the compute worker, which holds this group's previous assignment, did not start",
+            NotWritten::NoWorker => "the compute worker, which writes links and saved copies, did not start",
         })
     }
 }
@@ -69,7 +70,7 @@ impl Writer {
     }
 
     /// `give` gets `scenario` written, its previous assignment being where `prior` says: at once
-    /// when the page holds it, else when the worker answers.
+    /// when it was the last written, else when the worker answers.
     pub fn write(
         &self,
         scenario: &Rc<Scenario>,
@@ -91,13 +92,20 @@ impl Writer {
                 texts
             }
         };
-        match (prior, self.worker.as_ref()) {
-            (Prior::Inline, _) => give(Ok(keep(Texts::of(scenario)))),
-            (Prior::Settled(base), Some(worker)) => {
-                worker.write(base, Rc::clone(scenario), move |texts| give(texts.map(keep).ok_or(NotWritten::NotHeld)))
+        match self.worker.as_ref() {
+            Some(worker) => {
+                worker.write(prior, Rc::clone(scenario), move |texts| give(texts.map(keep).ok_or(NotWritten::NotHeld)))
             }
-            (Prior::Settled(_), None) => give(Err(NotWritten::NoWorker)),
+            None => give(Err(NotWritten::NoWorker)),
         }
+    }
+
+    /// Whether `fragment` is the link last written for `scenario`: a link to what is on screen.
+    pub fn wrote(&self, scenario: &Rc<Scenario>, fragment: &str) -> bool {
+        self.last
+            .borrow()
+            .as_ref()
+            .is_some_and(|(written, _, texts)| Rc::ptr_eq(written, scenario) && texts.fragment == fragment)
     }
 
     /// The way back in: `give` gets a file handed to Import JSON opened as a scenario, or why it
@@ -124,9 +132,10 @@ pub fn export(writer: &Writer, store: &Store) {
     });
 }
 
-/// The scenario on screen written, while `wanted` (a dialog shows it): `None` until it is.
+/// The scenario on screen written, while `wanted` (a dialog or the embed shows it): `None` until
+/// it is.
 #[hook]
-fn use_written(wanted: bool) -> Option<Result<Rc<Texts>, NotWritten>> {
+pub fn use_written(wanted: bool) -> Option<Result<Rc<Texts>, NotWritten>> {
     let store = use_context::<Store>();
     let writer = use_context::<Writer>();
     let written = use_state(|| None::<(Rc<Scenario>, Result<Rc<Texts>, NotWritten>)>);
