@@ -22,6 +22,8 @@ use crate::ui::panel::Unanswered;
 const WORKER_SCRIPT: &str = "worker_loader.js";
 const WORKER_GLUE: &str = "worker.js";
 const WORKER_WASM: &str = "worker_bg.wasm";
+/// The file reader Trunk builds from `bin/reader.rs`: started for each file handed to Import JSON.
+const READER_SCRIPT: &str = "reader_loader.js";
 
 /// The compute worker as the page talks to it: at most one request at the worker and one waiting
 /// (`work::Queue`), each answer handed to the page as it comes.
@@ -43,18 +45,13 @@ struct Connection {
     walks: RefCell<Vec<WalkWait>>,
     /// Pastes being read for the Import dialog, by ticket.
     imports: RefCell<Vec<Waiting<u64, Reading>>>,
-    /// Files being opened for Import JSON, by ticket.
-    opens: RefCell<Vec<OpenWait>>,
-    /// Writes and files to open asked for before the worker was listening (it would lose them),
+    /// Writes asked for before the worker was listening (it would lose them),
     /// sent once it is; `None` from then on.
     early: RefCell<Option<Vec<String>>>,
 }
 
 /// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
 type WriteWait = Box<dyn FnOnce(Option<Texts>)>;
-
-/// A file to open, and where its scenario (or why it does not open) goes.
-type OpenWait = Waiting<u64, Result<Box<Scenario>, String>>;
 
 /// A member asked for, and where its partitions go.
 type MemberWait = Waiting<(Version, MemberRequest), Result<Option<MemberDetail>, Unanswered>>;
@@ -90,7 +87,6 @@ impl ComputeWorker {
             next_ticket: std::cell::Cell::new(0),
             walks: RefCell::default(),
             imports: RefCell::default(),
-            opens: RefCell::default(),
             early: RefCell::new(Some(Vec::new())),
         });
         let failed = Rc::new(failed);
@@ -128,11 +124,6 @@ impl ComputeWorker {
                 give_waiting(&connection.imports, &ticket, *reading);
                 return;
             }
-            if let Ok(Reply::Opened { ticket, scenario }) = reply {
-                // Nor is a file opened.
-                give_waiting(&connection.opens, &ticket, scenario);
-                return;
-            }
             if let Ok(Reply::Ready) = reply {
                 for message in connection.early.take().unwrap_or_default() {
                     let _ = connection.worker.post_message(&JsValue::from_str(&message));
@@ -150,8 +141,7 @@ impl ComputeWorker {
                     | Reply::Member { .. }
                     | Reply::Written { .. }
                     | Reply::Walk { .. }
-                    | Reply::Imported { .. }
-                    | Reply::Opened { .. },
+                    | Reply::Imported { .. },
                 ) => {}
                 Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
                 Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
@@ -257,17 +247,6 @@ impl ComputeWorker {
         connection.imports.borrow_mut().push((ticket, Box::new(give)));
         let _ = connection.worker.post_message(&JsValue::from_str(&message));
     }
-
-    /// Asks the worker to open a file for Import JSON (`work::open_file`); `give` gets the
-    /// scenario, or why it does not open.
-    pub fn open(&self, text: String, give: impl FnOnce(Result<Box<Scenario>, String>) + 'static) {
-        let connection = &self.0;
-        let ticket = connection.next_ticket.get();
-        connection.next_ticket.set(ticket + 1);
-        let Ok(message) = playground::work::to_message(&Request::Open { ticket, text }) else { return };
-        connection.opens.borrow_mut().push((ticket, Box::new(give)));
-        connection.post_when_listening(message);
-    }
 }
 
 impl Connection {
@@ -280,6 +259,50 @@ impl Connection {
             }
         }
     }
+}
+
+/// Opens a file handed to Import JSON in the file reader (`bin/reader.rs`, `work::open_file`), a
+/// worker started for it and stopped once it answers: `give` gets the scenario, or why the file
+/// does not open. It says it listens before it is given the text (it would lose it before).
+pub fn open_file(text: String, give: impl FnOnce(Result<Scenario, String>) + 'static) {
+    let base = page_base();
+    let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
+    let Ok(reader) = web_sys::Worker::new(&format!("{directory}{READER_SCRIPT}")) else {
+        return give(Err("the file reader did not start".into()));
+    };
+    let text = RefCell::new(Some(text));
+    let give = Rc::new(RefCell::new(Some(give)));
+    let answered = Rc::clone(&give);
+    let replies = reader.clone();
+    let on_message =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            if let Some(text) = text.take() {
+                // The reader listens: the file goes now.
+                let _ = replies.post_message(&JsValue::from_str(&text));
+                return;
+            }
+            replies.terminate();
+            let reply = event.data().as_string().unwrap_or_default();
+            let opened = playground::work::from_message::<Result<Box<Scenario>, String>>(&reply)
+                .map_err(|e| format!("the file reader's answer could not be read: {e}"))
+                .and_then(|opened| opened.map(|scenario| *scenario));
+            if let Some(give) = answered.take() {
+                give(opened);
+            }
+        });
+    let failed = reader.clone();
+    let on_error =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
+            failed.terminate();
+            if let Some(give) = give.take() {
+                give(Err(format!("the file reader stopped ({})", event.message())));
+            }
+        });
+    reader.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    reader.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // Held by the reader's handlers until it is stopped; a few bytes per file opened.
+    on_message.forget();
+    on_error.forget();
 }
 
 /// How long work left for an idle moment waits at most (`requestIdleCallback`'s `timeout`).

@@ -79,8 +79,6 @@ pub enum Request {
     Walk { request: WalkRequest, scenario: Rc<Scenario> },
     /// Read a paste in the Import dialog; `ticket` comes back with the reading.
     Import { ticket: u64, request: ImportRequest },
-    /// Open a file handed to Import JSON ([`open_file`]); `ticket` comes back with the scenario.
-    Open { ticket: u64, text: String },
 }
 
 /// The worker to the page.
@@ -100,8 +98,6 @@ pub enum Reply {
     Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
     /// A paste read for [`Request::Import`]'s `ticket`.
     Imported { ticket: u64, reading: Box<Reading> },
-    /// A file opened for [`Request::Open`]'s `ticket`, or why it does not open.
-    Opened { ticket: u64, scenario: Result<Box<Scenario>, String> },
     /// A message the worker could not read (a page and a worker of different builds).
     Unreadable(String),
 }
@@ -193,9 +189,10 @@ impl ImportRequest {
     }
 }
 
-/// Opens a file handed to Import JSON as `kap show` does (`scenario::read_file`), in the worker: a
-/// consumer-protocol line is refused where `kap batch` refuses it, which runs the coordinator's
-/// assignors, and the page links none of the rulebook for lines (issue 9, a smaller page).
+/// Opens a file handed to Import JSON as `kap show` does (`scenario::read_file`), in the file
+/// reader (`bin/reader.rs`): a consumer-protocol line is refused where `kap batch` refuses it,
+/// which runs the coordinator's assignors, so neither the page nor the compute worker links the
+/// rulebook for lines (issue 9: a smaller page; the reader loads only when a file is imported).
 pub fn open_file(text: &str) -> Result<Box<Scenario>, String> {
     scenario::read_file(text).map(Box::new).map_err(|e| e.to_string())
 }
@@ -515,18 +512,16 @@ mod tests {
         assert_eq!(versions(&loading.done()), Some(vec![1]));
     }
 
-    /// Import JSON's file crosses to the worker and back: a scenario file opens as it was written,
-    /// a `kap batch` line opens as its rebalance, and a consumer-protocol line that Kafka's
-    /// coordinator throws on is refused with `kap batch`'s message.
+    /// Import JSON's file crosses to the file reader and back: a scenario file opens as it was
+    /// written, a `kap batch` line opens as its rebalance, and a consumer-protocol line that
+    /// Kafka's coordinator throws on is refused with `kap batch`'s message.
     #[test]
-    fn a_file_opens_in_the_worker_or_says_why_not() {
+    fn a_file_opens_in_the_reader_or_says_why_not() {
         let opened = |text: &str| {
-            let message = to_message(&Request::Open { ticket: 3, text: text.to_string() }).unwrap_or_default();
-            let Ok(Request::Open { ticket, text }) = from_message::<Request>(&message) else { panic!("{message}") };
-            let reply = to_message(&Reply::Opened { ticket, scenario: open_file(&text) }).unwrap_or_default();
-            match from_message::<Reply>(&reply) {
-                Ok(Reply::Opened { ticket: 3, scenario }) => scenario.map(|s| *s),
-                other => panic!("{other:?}"),
+            let reply = to_message(&open_file(text)).unwrap_or_default();
+            match from_message::<Result<Box<Scenario>, String>>(&reply) {
+                Ok(scenario) => scenario.map(|s| *s),
+                Err(e) => panic!("{e}"),
             }
         };
         let sticky = preset("sticky-crash-c1");

@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use playground::work::{from_message, open_file, to_message, Engine, Reply, Request};
+use playground::work::{from_message, to_message, Engine, Reply, Request};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -40,7 +40,6 @@ fn main() {
             Ok(Request::Import { ticket, request }) => {
                 Some(Reply::Imported { ticket, reading: Box::new(request.read()) })
             }
-            Ok(Request::Open { ticket, text }) => Some(Reply::Opened { ticket, scenario: open_file(&text) }),
             Err(error) => Some(Reply::Unreadable(error.to_string())),
         };
         if let Some(reply) = reply {

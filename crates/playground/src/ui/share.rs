@@ -20,9 +20,9 @@ use crate::ui::import::ImportDialog;
 use crate::ui::Store;
 
 /// Writes the scenario on screen as it leaves the page (the address bar, the saved copy, Share
-/// link, Embed, Export JSON), its previous assignment included, and opens a file coming in: both
-/// in the compute worker (`playground::travel`, `Request::Write`, `Request::Open`), off the page's
-/// thread and out of its download (issue 9), which also keeps a big group's previous assignment.
+/// link, Embed, Export JSON), its previous assignment included: in the compute worker
+/// (`playground::travel`, `Request::Write`), off the page's thread and out of its download (issue
+/// 9), which also keeps a big group's previous assignment.
 /// The last scenario written is remembered, so a save, a link and an export of it write it once.
 #[derive(Clone)]
 pub struct Writer {
@@ -54,9 +54,6 @@ impl std::fmt::Display for NotWritten {
         })
     }
 }
-
-/// Why a file cannot be opened without the compute worker.
-const NO_OPENER: &str = "the compute worker, which opens files, did not start";
 
 impl PartialEq for Writer {
     fn eq(&self, other: &Self) -> bool {
@@ -106,16 +103,6 @@ impl Writer {
             .borrow()
             .as_ref()
             .is_some_and(|(written, _, texts)| Rc::ptr_eq(written, scenario) && texts.fragment == fragment)
-    }
-
-    /// The way back in: `give` gets a file handed to Import JSON opened as a scenario, or why it
-    /// does not open. The worker reads it (`work::open_file`), so the page links none of the
-    /// rules for `kap batch` lines.
-    pub fn open(&self, text: String, give: impl FnOnce(Result<Scenario, String>) + 'static) {
-        match self.worker.as_ref() {
-            Some(worker) => worker.open(text, move |opened| give(opened.map(|scenario| *scenario))),
-            None => give(Err(NO_OPENER.to_string())),
-        }
     }
 }
 
@@ -211,7 +198,7 @@ pub fn ShareBar() -> Html {
                     "That file could not be opened: it is larger than {limit} MB, the most a scenario may be"
                 ))));
             }
-            let (store, keeper, writer) = (store.clone(), keeper.clone(), writer.clone());
+            let (store, keeper) = (store.clone(), keeper.clone());
             let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
                 let opened = move |opened: Result<Scenario, String>| match opened {
                     Ok(scenario) => {
@@ -226,10 +213,10 @@ pub fn ShareBar() -> Html {
                         store.dispatch(Action::Banner(Some(format!("That file could not be opened: {message}"))))
                     }
                 };
-                match (text, writer) {
-                    (Ok(text), Some(writer)) => writer.open(text, opened),
-                    (Ok(_), None) => opened(Err(NO_OPENER.to_string())),
-                    (Err(e), _) => opened(Err(e.to_string())),
+                // Read in the file reader, so the page links none of the rules for `kap batch` lines.
+                match text {
+                    Ok(text) => browser::open_file(text, opened),
+                    Err(e) => opened(Err(e.to_string())),
                 }
             });
             *reader.borrow_mut() = Some(task);
