@@ -3,8 +3,10 @@
 
 use std::rc::Rc;
 
+use assignor::Strategy;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
+use playground::computed::Computed;
 use playground::work::Reading;
 use scenario::presets;
 use wasm_bindgen::JsCast;
@@ -15,12 +17,14 @@ use crate::browser;
 use crate::saved::{self, Origin, Unsaved};
 use crate::state::{Action, Outbox, State};
 use crate::ui::config::ConfigSection;
+use crate::ui::config::Consumers;
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
 use crate::ui::explain::{StepAnswer, WalkSource};
 use crate::ui::import::ImportSource;
 use crate::ui::intro::Intro;
 use crate::ui::panel::{Answer, MemberSource, StrategyPanel, Unanswered};
+use crate::ui::reveal::use_reveal;
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
@@ -294,12 +298,7 @@ fn Playground() -> Html {
                     <WeightsEditor />
                     <EventsBar />
                 </div>
-                <Results>
-                    <GroupSummary />
-                    <ConsumerProtocolResults />
-                    <Panels explain=true />
-                    <ConfigSection />
-                </Results>
+                <Results embed=false />
             </main>
         </div>
     }
@@ -321,30 +320,70 @@ fn EmbedView() -> Html {
             if !store.scenario.title.is_empty() {
                 <p class="embed-title">{ store.scenario.title.clone() }</p>
             }
-            <Results>
-                <ConsumerProtocolResults explain=false />
-                <Panels explain=false />
-            </Results>
+            <Results embed=true />
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
         </div>
     }
 }
 
+/// A value behind an `Rc`, compared by identity: the worker's answer is a new `Computed` each
+/// time, and one that did not change is the same `Rc`, so a component given it re-renders only
+/// for a new answer, not for every change of the store (an edit's busy state among them).
+#[derive(Clone)]
+pub struct Same<T>(pub Rc<T>);
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct ResultsProps {
-    children: Html,
+    /// An embed shows the panels alone: no summary, no Configuration, no walkthrough.
+    embed: bool,
 }
 
 /// The results region: busy, its panels dimmed, while the scenario on screen waits for its answer
-/// (they show the last one painted meanwhile). `data-version` is the scenario's version,
-/// `data-shown` the version whose answer is painted (for tests and the performance script).
+/// (they show the last one painted meanwhile) and while its sections are still being rendered.
+/// `data-version` is the scenario's version, `data-shown` the version whose answer is painted (for
+/// tests and the performance script).
+///
+/// This is the one component of the region that reads the store: the sections get the answer
+/// (compared by identity) and what else they show as props, so an edit, which changes the scenario
+/// and makes the region busy, changes this element's attributes and re-renders no section. The
+/// sections appear one per frame (`use_reveal`): the Configuration first, then each panel, so
+/// neither the page's first render nor the first answer renders a big group's four panels in one
+/// task.
 #[function_component]
 fn Results(props: &ResultsProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let pending = store.pending();
+    let shown = Same(Rc::clone(&store.shown));
+    let scenario = &store.scenario;
+    let strategies: Vec<Strategy> = scenario
+        .view
+        .shown()
+        .into_iter()
+        .filter(|s| shown.0.panels.iter().any(|d| d.panel == scenario::StrategyId::Classic(*s)))
+        .collect();
+    let server = shown.0.consumer.as_ref().filter(|c| matches!(c.chosen, scenario::StrategyId::Server(_)));
+    let server_panels = server.map_or(0, |c| c.panels.len());
+    let config = usize::from(!props.embed);
+    let sections = config + server_panels + strategies.len();
+    let revealed = use_reveal(sections, 0, 1);
+    let busy = store.pending() || revealed < sections;
+    let diff = scenario.view.diff;
+    let panels = revealed.saturating_sub(config);
     html! {
-        <div class="results" aria-busy={pending.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={format!("{:.0}", store.compute_ms)}>
-            { props.children.clone() }
+        <div class="results" aria-busy={busy.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={format!("{:.0}", store.compute_ms)}>
+            if !props.embed {
+                <GroupSummary shown={shown.clone()} />
+            }
+            <ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} />
+            <Panels shown={shown.clone()} {strategies} {diff} explain={!props.embed} limit={panels.saturating_sub(server_panels)} />
+            if revealed > 0 && !props.embed {
+                <ConfigSection consumers={Consumers(Rc::clone(scenario))} />
+            }
         </div>
     }
 }
@@ -402,10 +441,14 @@ fn PresetPicker() -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct SummaryProps {
+    shown: Same<Computed>,
+}
+
 #[function_component]
-fn GroupSummary() -> Html {
-    let Some(store) = use_context::<Store>() else { return html! {} };
-    let computed = &store.shown;
+fn GroupSummary(props: &SummaryProps) -> Html {
+    let computed = &props.shown.0;
     html! {
         <section class="summary" aria-label="group summary">
             if !computed.errors.is_empty() {
@@ -438,22 +481,29 @@ fn GroupSummary() -> Html {
 
 #[derive(Properties, PartialEq)]
 struct PanelsProps {
+    /// The answer painted.
+    shown: Same<Computed>,
+    /// The strategies whose panels the view shows, in order.
+    strategies: Vec<Strategy>,
+    /// Whether the rebalance diff is shown.
+    diff: bool,
     explain: bool,
+    /// How many of the panels are rendered yet (`use_reveal`).
+    limit: usize,
 }
 
 #[function_component]
 fn Panels(props: &PanelsProps) -> Html {
-    let (Some(store), Some(details)) = (use_context::<Store>(), use_context::<MemberSource>()) else { return html! {} };
-    let scenario = &store.scenario;
-    let shown = Rc::clone(&store.shown);
+    let Some(details) = use_context::<MemberSource>() else { return html! {} };
+    let shown = &props.shown.0;
     let chosen = shown.choice.as_ref().and_then(|c| c.strategy.clone());
     html! {
         <div class="panels">
-            { for scenario.view.shown().into_iter().filter_map(|strategy| {
+            { for props.strategies.iter().take(props.limit).filter_map(|&strategy| {
                 let digest = shown.panels.iter().find(|d| d.panel == scenario::StrategyId::Classic(strategy))?;
                 Some(html! {
                     <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={details.clone()}
-                        show_diff={scenario.view.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())} />
+                        show_diff={props.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())} />
                 })
             }) }
         </div>

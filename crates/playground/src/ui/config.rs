@@ -2,13 +2,15 @@
 //! copy button and a link to its documentation, and the safe migration from the consumers' current
 //! lists, step by step (`scenario::config`, the same as `kap config`).
 
+use std::rc::Rc;
+
 use assignor::Strategy;
 use scenario::config::{self, ServerAssignor, Target};
+use scenario::Scenario;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::ui::Store;
 
 const TARGETS: [(&str, Target); 6] = [
     ("cooperative-sticky", Target::Classic(Strategy::CooperativeSticky)),
@@ -19,9 +21,31 @@ const TARGETS: [(&str, Target); 6] = [
     ("range (consumer protocol)", Target::Consumer(ServerAssignor::Range)),
 ];
 
+/// The consumers of the scenario on screen as the migration reads them, compared by their ids and
+/// strategy lists only: a new scenario whose consumers run the same lists (a partition count
+/// typed, an answer painted) neither renders the section again nor works the steps out again.
+#[derive(Clone)]
+pub struct Consumers(pub Rc<Scenario>);
+
+impl Consumers {
+    fn lists(&self) -> impl Iterator<Item = (&str, &[String])> {
+        self.0.consumers.iter().map(|c| (c.id.as_str(), c.strategies.as_slice()))
+    }
+}
+
+impl PartialEq for Consumers {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.lists().eq(other.lists())
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ConfigProps {
+    pub consumers: Consumers,
+}
+
 #[function_component]
-pub fn ConfigSection() -> Html {
-    let Some(store) = use_context::<Store>() else { return html! {} };
+pub fn ConfigSection(props: &ConfigProps) -> Html {
     let chosen = use_state(|| 0usize);
     let target = TARGETS.get(*chosen).map_or(Target::Classic(Strategy::CooperativeSticky), |(_, t)| *t);
     let onchange = {
@@ -31,14 +55,13 @@ pub fn ConfigSection() -> Html {
             chosen.set(usize::try_from(select.selected_index()).unwrap_or(0));
         })
     };
-    // Worked out again only when the scenario on screen or the target changes: an answer from the
-    // worker re-renders this section, and at 2,000 consumers the steps are not free.
-    let migration = use_memo((store.version(), target), |_| {
-        let lists: Vec<(String, Vec<Strategy>)> = store
-            .scenario
-            .consumers
-            .iter()
-            .map(|c| (c.id.clone(), c.strategies.iter().filter_map(|n| n.parse().ok()).collect()))
+    // Worked out again only when the consumers' lists or the target change: at 2,000 consumers the
+    // steps are not free, and most edits change neither.
+    let migration = use_memo((props.consumers.clone(), target), |(consumers, target)| {
+        let target = *target;
+        let lists: Vec<(String, Vec<Strategy>)> = consumers
+            .lists()
+            .map(|(id, names)| (id.to_string(), names.iter().filter_map(|n| n.parse().ok()).collect()))
             .collect();
         match target {
             Target::Classic(strategy) if !lists.is_empty() => Some(config::migration(&lists, strategy)),

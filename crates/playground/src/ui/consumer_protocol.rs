@@ -17,6 +17,9 @@ use scenario::StrategyId;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use playground::computed::Computed;
+
+use crate::app::Same;
 use crate::state::{Action, Edit, Field};
 use crate::ui::config::ClientList;
 use crate::ui::fields::{refusal, TextField};
@@ -107,25 +110,29 @@ pub fn ProtocolEditor() -> Html {
 /// compute worker's `Computed::consumer`); the panels are drawn by the classic panels' renderer.
 #[derive(Properties, PartialEq)]
 pub struct ResultsProps {
+    /// The answer painted, compared by identity: the section renders again for a new answer only.
+    pub shown: Same<Computed>,
+    /// Whether the rebalance diff is shown.
+    pub diff: bool,
     /// Whether the panels offer the explain walkthrough (not in embeds).
-    #[prop_or(true)]
     pub explain: bool,
+    /// How many of the panels are rendered yet: the results region reveals them one per frame.
+    pub limit: usize,
 }
 
 #[function_component]
 pub fn ConsumerProtocolResults(props: &ResultsProps) -> Html {
-    let (Some(store), Some(details)) = (use_context::<Store>(), use_context::<MemberSource>()) else { return html! {} };
-    let shown = Rc::clone(&store.shown);
-    let Some(consumer) = &shown.consumer else { return html! {} };
+    let Some(details) = use_context::<MemberSource>() else { return html! {} };
+    let Some(consumer) = &props.shown.0.consumer else { return html! {} };
     let StrategyId::Server(assignor) = consumer.chosen else { return html! {} };
     let target = Target::Consumer(assignor);
     html! {
         <section class="consumer-protocol" aria-labelledby="consumer-protocol-heading">
             <h2 id="consumer-protocol-heading">{ "Consumer protocol (KIP-848): the broker assigns" }</h2>
             <div class="panels server-panels">
-                { for consumer.panels.iter().map(|digest| html! {
+                { for consumer.panels.iter().take(props.limit).map(|digest| html! {
                     <StrategyPanel key={digest.panel.name()} digest={Rc::clone(digest)} details={details.clone()}
-                        show_diff={store.scenario.view.diff} explain={props.explain} chosen={digest.panel == consumer.chosen} />
+                        show_diff={props.diff} explain={props.explain} chosen={digest.panel == consumer.chosen} />
                 }) }
             </div>
             if !consumer.migration.is_empty() {

@@ -20,6 +20,7 @@ use yew::prelude::*;
 use crate::state::{Action, Edit, Field, State};
 use crate::ui::fields::{refusal, CountField, TextField};
 use crate::ui::keys::{RowKey, RowKeys};
+use crate::ui::reveal::use_reveal;
 use crate::ui::{rendered, topic_class, Store};
 
 /// Up to this many topics, each consumer's subscriptions are checkboxes in its row; beyond, a
@@ -373,6 +374,10 @@ fn partition_racks(
 /// thousands of consumers would otherwise put tens of thousands of elements on the page (each row
 /// has its fields and buttons) and block the page's thread for a second each time it renders them.
 pub const CONSUMER_ROWS: usize = 200;
+/// Rows rendered per frame while a window of rows appears (the page opening, "Show more"): about
+/// 25 ms of rendering and layout each on a 2-core machine, where 200 rows at once blocked the page's
+/// thread for 300 ms (`ui::reveal`).
+const ROW_SLICE: usize = 25;
 
 #[function_component]
 pub fn ConsumersEditor() -> Html {
@@ -384,6 +389,48 @@ pub fn ConsumersEditor() -> Html {
     html! { <ConsumerList scenario={Shown(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
 }
 
+/// Consumers added beyond the rows shown: a consumer that joins a group of more than
+/// [`CONSUMER_ROWS`] lands after rows the editor does not show, so it is shown after them (and
+/// scrolled to), rather than left behind "Show more".
+#[derive(Default)]
+struct Added {
+    /// The row count and the highest row key at the last render: keys are handed out in
+    /// increasing order, so a key above it is a row added since.
+    seen: (usize, RowKey),
+    /// Rows added beyond the window, shown after it.
+    pinned: Vec<RowKey>,
+    /// The row to bring into view after this render.
+    scroll_to: Option<RowKey>,
+}
+
+impl Added {
+    /// Follows the rows to `keys`; rows added beyond the first `window` (by an edit adding a few,
+    /// not by a whole new group) are pinned.
+    fn follow(&mut self, keys: &[RowKey], window: usize) {
+        let (count, highest) = self.seen;
+        let beyond = keys.get(window..).unwrap_or_default();
+        // A pinned row stays pinned while it is beyond the window ("Show more" may reach it).
+        self.pinned.retain(|key| beyond.contains(key));
+        let grew = keys.len().saturating_sub(count);
+        if count > 0 && (1..=ROW_SLICE).contains(&grew) {
+            for &key in beyond.iter().filter(|&&key| key > highest) {
+                if !self.pinned.contains(&key) {
+                    self.pinned.push(key);
+                }
+                if grew == 1 {
+                    self.scroll_to = Some(key);
+                }
+            }
+        }
+        self.seen = (keys.len(), keys.iter().copied().max().unwrap_or(0).max(highest));
+    }
+
+    /// The pinned rows' positions, in order.
+    fn positions(&self, keys: &[RowKey]) -> Vec<usize> {
+        keys.iter().enumerate().filter(|(_, key)| self.pinned.contains(key)).map(|(at, _)| at).collect()
+    }
+}
+
 #[function_component]
 fn ConsumerList(props: &ListProps) -> Html {
     rendered("ConsumersEditor");
@@ -393,23 +440,36 @@ fn ConsumerList(props: &ListProps) -> Html {
     let remove = use_remove(&edit, &keys, &removal, |consumer| Edit::Leave { consumer });
     let open_picker = use_state(|| None::<RowKey>);
     let limit = use_state(|| CONSUMER_ROWS);
+    let added = use_mut_ref(Added::default);
     let (list, add_button) = (use_node_ref(), use_node_ref());
     let scenario = Rc::clone(&props.scenario.0);
     let row_keys = keys.borrow_mut().follow(scenario.consumers.iter().map(|c| c.id.as_str()));
+    let window = (*limit).min(row_keys.len());
+    added.borrow_mut().follow(&row_keys, window);
+    // The window's rows appear a slice per frame; rows added to a window already shown, at once.
+    let revealed = use_reveal(window, ROW_SLICE, ROW_SLICE);
+    let pinned = added.borrow().positions(&row_keys);
     {
-        let (row_keys, list, add_button) = (row_keys.clone(), list.clone(), add_button.clone());
-        use_effect(move || removal.borrow_mut().settle(&row_keys, &list, "button.crash", &add_button));
+        let (row_keys, list, add_button, added) =
+            (row_keys.clone(), list.clone(), add_button.clone(), Rc::clone(&added));
+        use_effect(move || {
+            removal.borrow_mut().settle(&row_keys, &list, "button.crash", &add_button);
+            if let Some(key) = added.borrow_mut().scroll_to.take() {
+                bring_into_view(&list, key);
+            }
+        });
     }
     let topics = TopicNames(Rc::clone(&scenario));
-    let rows = row_keys.iter().take(*limit).enumerate().map(|(index, &row)| {
+    let rows = (0..revealed).chain(pinned.iter().copied()).filter_map(|index| {
+        let row = *row_keys.get(index)?;
         let refused = props.refused_at(index);
-        html! {
+        Some(html! {
             <ConsumerRow key={row} {row} {index} consumer={ConsumerOf(Rc::clone(&scenario), index)} topics={topics.clone()}
                 {refused} picker_open={*open_picker == Some(row)} edit={edit.clone()} refuse={refuse.clone()}
                 remove={remove.clone()} open_picker={open_picker.setter()} />
-        }
+        })
     });
-    let hidden = row_keys.len().saturating_sub(*limit);
+    let hidden = row_keys.len().saturating_sub(window + pinned.len());
     let more = {
         let limit = limit.clone();
         Callback::from(move |_: MouseEvent| limit.set(*limit + CONSUMER_ROWS))
@@ -417,7 +477,7 @@ fn ConsumerList(props: &ListProps) -> Html {
     html! {
         <section class="editor consumers-editor" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ "Consumers and subscriptions" }</h2>
-            <ol class="consumers" ref={list}>{ for rows }</ol>
+            <ol class="consumers" ref={list} aria-busy={(revealed < window).then_some("true")}>{ for rows }</ol>
             if hidden > 0 {
                 <p class="more-consumers">
                     <span class="hint">{ format!("{} of {} consumers shown.", row_keys.len() - hidden, row_keys.len()) }</span>
@@ -426,6 +486,22 @@ fn ConsumerList(props: &ListProps) -> Html {
             }
             <button type="button" ref={add_button} onclick={edit.reform(|_: MouseEvent| Edit::AddConsumer)}>{ "Add consumer" }</button>
         </section>
+    }
+}
+
+/// Scrolls the row keyed `key` into view if it is not (`scrollIntoView({block: "nearest"})`).
+fn bring_into_view(list: &NodeRef, key: RowKey) {
+    use web_sys::js_sys::{Function, Object, Reflect};
+    let Some(row) =
+        list.cast::<web_sys::Element>().and_then(|l| l.query_selector(&format!("[data-row=\"{key}\"]")).ok().flatten())
+    else {
+        return;
+    };
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"block".into(), &"nearest".into());
+    if let Some(scroll) = Reflect::get(&row, &"scrollIntoView".into()).ok().and_then(|f| f.dyn_into::<Function>().ok())
+    {
+        let _ = scroll.call1(&row, &options);
     }
 }
 

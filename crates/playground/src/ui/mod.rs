@@ -13,6 +13,7 @@ pub mod keys;
 pub mod lanes;
 pub mod members;
 pub mod panel;
+pub mod reveal;
 pub mod saved;
 pub mod share;
 pub mod weights;
