@@ -374,10 +374,12 @@ fn partition_racks(
 /// thousands of consumers would otherwise put tens of thousands of elements on the page (each row
 /// has its fields and buttons) and block the page's thread for a second each time it renders them.
 pub const CONSUMER_ROWS: usize = 200;
-/// Rows rendered per frame while a window of rows appears (the page opening, "Show more"): about
-/// 25 ms of rendering and layout each on a 2-core machine, where 200 rows at once blocked the page's
+/// Rows rendered per frame while a window of rows appears (the page opening, "Show more"): some
+/// 20 ms of rendering and layout each on a 2-core machine, where 200 rows at once blocked the page's
 /// thread for 300 ms (`ui::reveal`).
-const ROW_SLICE: usize = 25;
+const ROW_SLICE: usize = 20;
+/// Rows rendered with the rest of the page when it opens, which lays out everything else too.
+const FIRST_ROWS: usize = 10;
 
 #[function_component]
 pub fn ConsumersEditor() -> Html {
@@ -447,7 +449,7 @@ fn ConsumerList(props: &ListProps) -> Html {
     let window = (*limit).min(row_keys.len());
     added.borrow_mut().follow(&row_keys, window);
     // The window's rows appear a slice per frame; rows added to a window already shown, at once.
-    let revealed = use_reveal(window, ROW_SLICE, ROW_SLICE);
+    let revealed = use_reveal(window, FIRST_ROWS, ROW_SLICE);
     let pinned = added.borrow().positions(&row_keys);
     {
         let (row_keys, list, add_button, added) =
