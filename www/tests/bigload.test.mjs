@@ -13,11 +13,12 @@ const env = useBrowser();
 const rows = (page) => page.$$eval('[data-consumer]', (rows) => rows.map((r) => r.dataset.consumer));
 const hint = (page) => page.locator('section.consumers-editor .more-consumers .hint').textContent();
 
-/** Whether the consumers editor's row of `id` is rendered and inside the viewport. */
+/** Whether the consumers editor's row of `id` is rendered and in view: below the sticky header, above the window's bottom. */
 const inView = (page, id) =>
   page.$eval(`[data-consumer="${id}"]`, (row) => {
     const r = row.getBoundingClientRect();
-    return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight;
+    const header = document.querySelector('header.top').getBoundingClientRect().bottom;
+    return r.height > 0 && r.top >= header && r.bottom <= window.innerHeight;
   });
 
 /** The group of 10 topics × `partitions` each, `consumers` consumers subscribed to all. */
@@ -42,7 +43,7 @@ test('a consumer that joins a group of 450 is shown, in view, beyond the 200 row
   await page.waitForSelector('[data-consumer="C0"]');
   await resultsShown(page);
   assert.deepEqual(await rows(page), [...ids(0, 200), 'C0'], 'the newcomer right after the rows shown');
-  assert.ok(await inView(page, 'C0'), 'scrolled into view');
+  assert.ok(await inView(page, 'C0'), 'scrolled into view, not under the sticky header');
   assert.equal(await hint(page), '201 of 451 consumers shown.');
   assert.match(await page.locator('.summary .note').textContent(), /, 451 consumers:/);
 

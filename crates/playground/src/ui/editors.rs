@@ -491,20 +491,35 @@ fn ConsumerList(props: &ListProps) -> Html {
     }
 }
 
-/// Scrolls the row keyed `key` into view if it is not (`scrollIntoView({block: "nearest"})`).
+/// Scrolls the row keyed `key` into view if it is not, below the sticky header (which
+/// `scrollIntoView` would leave it under).
 fn bring_into_view(list: &NodeRef, key: RowKey) {
-    use web_sys::js_sys::{Function, Object, Reflect};
+    use web_sys::js_sys::{Function, Reflect};
+    /// Space left between the row and the header or the window's bottom, in pixels.
+    const MARGIN: f64 = 8.0;
+    let Some(window) = web_sys::window() else { return };
     let Some(row) =
         list.cast::<web_sys::Element>().and_then(|l| l.query_selector(&format!("[data-row=\"{key}\"]")).ok().flatten())
     else {
         return;
     };
-    let options = Object::new();
-    let _ = Reflect::set(&options, &"block".into(), &"nearest".into());
-    if let Some(scroll) = Reflect::get(&row, &"scrollIntoView".into()).ok().and_then(|f| f.dyn_into::<Function>().ok())
-    {
-        let _ = scroll.call1(&row, &options);
-    }
+    // `getBoundingClientRect` through `Reflect`: its `DomRect` is not among the page's web-sys features.
+    let edge = |element: &web_sys::Element, side: &str| -> Option<f64> {
+        let measure = Reflect::get(element, &"getBoundingClientRect".into()).ok()?.dyn_into::<Function>().ok()?;
+        Reflect::get(&measure.call0(element).ok()?, &side.into()).ok()?.as_f64()
+    };
+    let header = window.document().and_then(|d| d.query_selector("header.top").ok().flatten());
+    let top_edge = header.as_ref().and_then(|h| edge(h, "bottom")).unwrap_or(0.0) + MARGIN;
+    let bottom_edge = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) - MARGIN;
+    let (Some(top), Some(bottom)) = (edge(&row, "top"), edge(&row, "bottom")) else { return };
+    let by = if top < top_edge {
+        top - top_edge
+    } else if bottom > bottom_edge {
+        (bottom - bottom_edge).min(top - top_edge)
+    } else {
+        return;
+    };
+    window.scroll_by_with_x_and_y(0.0, by);
 }
 
 #[derive(Properties, PartialEq)]
