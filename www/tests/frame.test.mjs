@@ -29,15 +29,17 @@ function scenarioText(group) {
 
 /**
  * Records, in the page, the versions of each Compute request's jobs and of each answer, read from
- * the messages' JSON text (a u64 version does not survive JSON.parse).
+ * the messages' JSON text (a u64 version does not survive JSON.parse). Of the first compute worker
+ * only, the lead where the page runs two (each gets every version; workers.test.mjs).
  */
 const recordMessages = (page) =>
   page.addInitScript(() => {
     window.__computes = [];
     window.__answers = [];
+    window.__workerCount = 0;
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
-      if (message.startsWith('{"Compute"')) {
+      if (this.__index === 0 && message.startsWith('{"Compute"')) {
         const jobs = message.slice(0, message.indexOf('"keep"'));
         window.__computes.push([...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]));
       }
@@ -47,7 +49,9 @@ const recordMessages = (page) =>
     Worker.prototype.addEventListener = function (type, ...rest) {
       if (type === 'message' && !this.__recorded) {
         this.__recorded = true;
+        this.__index = window.__workerCount++;
         listen.call(this, 'message', (e) => {
+          if (this.__index !== 0) return;
           const answer = /^\{"Answer":\{"version":(\d+)/.exec(e.data);
           if (answer) window.__answers.push(answer[1]);
           // This listener runs before the page's: the render counts (a debug build's) as the

@@ -77,9 +77,9 @@ impl std::fmt::Display for Violation {
 /// Everything `assignment` does wrong for `group`. `strategy` decides whether the sticky balance
 /// promise applies (it does not to a cooperative round that withholds partitions).
 pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) -> Vec<Violation> {
-    let topic_index = topic_index(group);
-    let subscribed: FastMap<&str, FastSet<&str>> =
-        group.members.iter().map(|m| (m.id.as_str(), m.topics.iter().map(String::as_str).collect())).collect();
+    let mut topics = TopicLookup::new(group);
+    let subscribed: FastMap<&str, Vec<bool>> =
+        group.members.iter().map(|m| (m.id.as_str(), topics.subscribed(&m.topics))).collect();
     let mut out = Vec::new();
     // Who holds each partition that exists, by topic index and number (the member's position in
     // `assignment`, counted from 1; 0 for no one), and who holds each one that does not: a million
@@ -89,8 +89,10 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
     let mut ghost_holder: FastMap<(&str, u32), u32> = FastMap::default();
     let mut shared: BTreeMap<&TopicPartition, Vec<&str>> = BTreeMap::new();
     for (number, (member, list)) in (1u32..).zip(&assignment.members) {
+        let member_topics = subscribed.get(member.as_str());
         for tp in list {
-            let slot = topic_index.get(&*tp.topic).and_then(|&t| holder.get_mut(t)?.get_mut(tp.partition as usize));
+            let topic = topics.of(&tp.topic);
+            let slot = topic.and_then(|t| holder.get_mut(t)?.get_mut(tp.partition as usize));
             let exists = slot.is_some();
             let earlier = match slot {
                 Some(slot) if *slot == 0 => {
@@ -110,9 +112,10 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
                 let first = holders.get(first as usize - 1).map_or("", |m| m.as_str());
                 shared.entry(tp).or_insert_with(|| vec![first]).push(member);
             }
-            match subscribed.get(member.as_str()) {
-                Some(topics) if exists => {
-                    if !topics.contains(&*tp.topic) {
+            match member_topics {
+                Some(member_topics) if exists => {
+                    // A partition that exists has a topic of the group: subscribed by its position.
+                    if !topic.is_some_and(|t| member_topics.get(t).copied().unwrap_or(false)) {
                         out.push(Violation::NotSubscribed { partition: tp.clone(), member: member.clone() });
                     }
                 }
@@ -130,10 +133,14 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
     let wanted: FastSet<&str> = group.members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect();
     for topic in group.topics.iter().filter(|t| wanted.contains(t.name.as_str())) {
         let name = topic.name.as_str();
-        let held = topic_index.get(name).and_then(|&t| holder.get(t)).map_or(&[][..], Vec::as_slice);
+        let held = topics.index.get(name).and_then(|&t| holder.get(t)).map_or(&[][..], Vec::as_slice);
         for p in 0..topic.partitions {
-            let is_held = held.get(p as usize).is_some_and(|&n| n != 0) || ghost_holder.contains_key(&(name, p));
-            if !is_held && !withheld.contains(&(name, p)) {
+            // The sets are looked up only when not empty: most groups hold no ghost and withhold
+            // nothing, and a million partitions are not hashed for nothing.
+            let is_held = held.get(p as usize).is_some_and(|&n| n != 0)
+                || (!ghost_holder.is_empty() && ghost_holder.contains_key(&(name, p)));
+            let is_withheld = !withheld.is_empty() && withheld.contains(&(name, p));
+            if !is_held && !is_withheld {
                 out.push(Violation::Unassigned { partition: TopicPartition::new(name, p) });
             }
         }
@@ -145,12 +152,55 @@ pub fn violations(group: &Group, strategy: Strategy, assignment: &Assignment) ->
     out
 }
 
+/// Topics' positions in `group.topics` by name (the last, should a name repeat), the last name
+/// looked up remembered by its address: lists run topic by topic and share one name per topic
+/// (an `Arc`), so a million partitions are placed with few hashes.
+struct TopicLookup<'a> {
+    index: FastMap<&'a str, usize>,
+    last: Option<(*const u8, usize, Option<usize>)>,
+}
+
+impl<'a> TopicLookup<'a> {
+    fn new(group: &'a Group) -> TopicLookup<'a> {
+        TopicLookup { index: topic_index(group), last: None }
+    }
+
+    /// `topic`'s position, if the group has it.
+    fn of(&mut self, topic: &str) -> Option<usize> {
+        let (address, length) = (topic.as_ptr(), topic.len());
+        match self.last {
+            // The same address and length, while every name is borrowed: the same name.
+            Some((last, last_length, position)) if last == address && last_length == length => position,
+            _ => {
+                let position = self.index.get(topic).copied();
+                self.last = Some((address, length, position));
+                position
+            }
+        }
+    }
+
+    /// By position in `group.topics`: whether `names` holds the name there.
+    fn subscribed(&self, names: &[String]) -> Vec<bool> {
+        let mut subscribed = vec![false; self.index.values().max().map_or(0, |&m| m + 1)];
+        for position in names.iter().filter_map(|n| self.index.get(n.as_str())) {
+            subscribed[*position] = true;
+        }
+        subscribed
+    }
+}
+
 /// Each topic's position in `group.topics` (the last, should a name repeat).
 fn topic_index(group: &Group) -> FastMap<&str, usize> {
     group.topics.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect()
 }
 
 fn balance_violations(lists: &Lists) -> Vec<Violation> {
+    // Counts within one of each other break no promise: no topic set is built (a hash per
+    // partition) for a balanced group.
+    let counts = lists.values().map(Vec::len);
+    if counts.clone().max().unwrap_or(0) - counts.min().unwrap_or(0) <= 1 {
+        return Vec::new();
+    }
     let topics: Vec<(&String, usize, FastSet<&str>)> =
         lists.iter().map(|(m, list)| (m, list.len(), list.iter().map(|tp| &*tp.topic).collect())).collect();
     let mut out = Vec::new();
@@ -217,15 +267,18 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
     // Each topic's load on each of its subscribers, one member at a time in tallies indexed by
     // topic: a million partitions and thousands of members on hundreds of topics, nothing hashed per
     // partition but its topic's name.
-    let topic_index = topic_index(group);
+    let mut lookup = TopicLookup::new(group);
+    let topic_index = lookup.index.clone();
     let topics = group.topics.len();
     let mut load = vec![0usize; topics];
     let (mut max_load, mut min_load, mut held_by_subscribers) =
         (vec![0; topics], vec![usize::MAX; topics], vec![0; topics]);
+    let mut held: Vec<usize> = Vec::new();
     for member in &group.members {
         let list = lists.get(&member.id).map(Vec::as_slice).unwrap_or_default();
-        let held_topics = || list.iter().filter_map(|tp| topic_index.get(&*tp.topic).copied());
-        held_topics().for_each(|t| load[t] += 1);
+        held.clear();
+        held.extend(list.iter().filter_map(|tp| lookup.of(&tp.topic)));
+        held.iter().for_each(|&t| load[t] += 1);
         let subscribed: FastSet<usize> =
             member.topics.iter().filter_map(|t| topic_index.get(t.as_str()).copied()).collect();
         for t in subscribed {
@@ -233,7 +286,7 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
             min_load[t] = min_load[t].min(load[t]);
             held_by_subscribers[t] += load[t];
         }
-        held_topics().for_each(|t| load[t] = 0);
+        held.iter().for_each(|&t| load[t] = 0);
     }
     let mut topic_spread = BTreeMap::new();
     let mut unassigned = 0;
@@ -278,20 +331,163 @@ pub fn metrics(group: &Group, lists: &Lists) -> Metrics {
 /// Partitions that moved although they did not have to: a member that still subscribes to a
 /// partition it owned loses it, beyond what its new, smaller count forces it to give up.
 pub fn needless_moves(group: &Group, before: &Lists, after: &Lists) -> usize {
-    let count: FastMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+    let mut topics = TopicLookup::new(group);
+    // Which member holds each partition that exists now, by topic position and number (the
+    // member's number, from 1): a million partitions looked up without hashing each one.
+    let mut holder: Vec<Vec<u32>> = group.topics.iter().map(|t| vec![0; t.partitions as usize]).collect();
     let mut needless = 0;
-    for member in &group.members {
+    for (number, member) in (1u32..).zip(&group.members) {
         let Some(owned) = before.get(&member.id) else { continue };
-        let topics: FastSet<&str> = member.topics.iter().map(String::as_str).collect();
-        let valid: Vec<&TopicPartition> = owned
-            .iter()
-            .filter(|tp| topics.contains(&*tp.topic))
-            .filter(|tp| count.get(&*tp.topic).is_some_and(|&n| tp.partition < n))
-            .collect();
-        let now: FastSet<&TopicPartition> = after.get(&member.id).map(|l| l.iter().collect()).unwrap_or_default();
-        let lost = valid.iter().filter(|tp| !now.contains(**tp)).count();
-        let forced = valid.len().saturating_sub(now.len());
+        // What it holds now, each partition counted once.
+        let mut now = 0usize;
+        let mut ghosts: FastSet<(&str, u32)> = FastSet::default();
+        for tp in after.get(&member.id).map(Vec::as_slice).unwrap_or_default() {
+            match topics.of(&tp.topic).and_then(|t| holder.get_mut(t)?.get_mut(tp.partition as usize)) {
+                Some(slot) if *slot != number => {
+                    *slot = number;
+                    now += 1;
+                }
+                Some(_) => {}
+                None => now += usize::from(ghosts.insert((&*tp.topic, tp.partition))),
+            }
+        }
+        // What it owned that it still subscribes to and that still exists, and what of it it lost.
+        let subscribed = topics.subscribed(&member.topics);
+        let (mut valid, mut lost) = (0usize, 0usize);
+        for tp in owned {
+            let Some(t) = topics.of(&tp.topic).filter(|&t| subscribed.get(t).copied().unwrap_or(false)) else {
+                continue;
+            };
+            let Some(&holding) = holder.get(t).and_then(|h| h.get(tp.partition as usize)) else { continue };
+            valid += 1;
+            lost += usize::from(holding != number);
+        }
+        let forced = valid.saturating_sub(now);
         needless += lost.saturating_sub(forced);
     }
     needless
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Member, Topic};
+    use std::sync::Arc;
+
+    /// `needless_moves` as first written, partition by partition through hash sets: the reference
+    /// the positional one must agree with.
+    fn needless_moves_by_hashing(group: &Group, before: &Lists, after: &Lists) -> usize {
+        let count: FastMap<&str, u32> = group.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
+        let mut needless = 0;
+        for member in &group.members {
+            let Some(owned) = before.get(&member.id) else { continue };
+            let topics: FastSet<&str> = member.topics.iter().map(String::as_str).collect();
+            let valid: Vec<&TopicPartition> = owned
+                .iter()
+                .filter(|tp| topics.contains(&*tp.topic))
+                .filter(|tp| count.get(&*tp.topic).is_some_and(|&n| tp.partition < n))
+                .collect();
+            let now: FastSet<&TopicPartition> = after.get(&member.id).map(|l| l.iter().collect()).unwrap_or_default();
+            let lost = valid.iter().filter(|tp| !now.contains(**tp)).count();
+            let forced = valid.len().saturating_sub(now.len());
+            needless += lost.saturating_sub(forced);
+        }
+        needless
+    }
+
+    /// `violations` as first written: each partition's subscription through a set of names.
+    fn not_subscribed_by_hashing(group: &Group, assignment: &Assignment) -> Vec<Violation> {
+        let index = topic_index(group);
+        let subscribed: FastMap<&str, FastSet<&str>> =
+            group.members.iter().map(|m| (m.id.as_str(), m.topics.iter().map(String::as_str).collect())).collect();
+        let mut out = Vec::new();
+        for (member, list) in &assignment.members {
+            for tp in list {
+                let exists = index
+                    .get(&*tp.topic)
+                    .is_some_and(|&t| group.topics.get(t).is_some_and(|topic| tp.partition < topic.partitions));
+                match subscribed.get(member.as_str()) {
+                    Some(topics) if exists => {
+                        if !topics.contains(&*tp.topic) {
+                            out.push(Violation::NotSubscribed { partition: tp.clone(), member: member.clone() });
+                        }
+                    }
+                    _ => out.push(Violation::Unknown { partition: tp.clone(), member: member.clone() }),
+                }
+            }
+        }
+        out
+    }
+
+    /// A small pseudo-random generator (xorshift), so the groups are the same on every run.
+    struct Draw(u64);
+
+    impl Draw {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n.max(1)
+        }
+    }
+
+    /// Lists over `names` (some not the group's topics) and partition numbers past the counts,
+    /// repeated partitions, members not in the group: what the checks must count exactly as the
+    /// hashing versions did, names shared through `Arc`s or each its own.
+    fn lists(draw: &mut Draw, members: &[&str], names: &[Arc<str>], shared: bool) -> Lists {
+        members
+            .iter()
+            .map(|m| {
+                let list = (0..draw.below(12))
+                    .map(|_| {
+                        let name = &names[draw.below(names.len() as u64) as usize];
+                        let topic = if shared { Arc::clone(name) } else { Arc::from(&**name) };
+                        TopicPartition { topic, partition: draw.below(7) as u32 }
+                    })
+                    .collect();
+                (m.to_string(), list)
+            })
+            .collect()
+    }
+
+    /// Over random groups and lists, the positional checks count what the hashing ones counted.
+    #[test]
+    fn the_positional_checks_agree_with_the_hashing_ones() {
+        let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+        let names: Vec<Arc<str>> = ["a", "b", "c", "gone"].iter().map(|&n| Arc::from(n)).collect();
+        for round in 0..2_000 {
+            let mut topics: Vec<Topic> = ["a", "b", "c"].iter().map(|&n| Topic::new(n, draw.below(6) as u32)).collect();
+            if round % 7 == 0 {
+                // A name twice: the last one counts.
+                topics.push(Topic::new("a", draw.below(6) as u32));
+            }
+            let members: Vec<Member> = ["m0", "m1", "m2", "m3"]
+                .iter()
+                .map(|&id| {
+                    let subscribed: Vec<&str> =
+                        ["a", "b", "c", "gone"].into_iter().filter(|_| draw.below(3) > 0).collect();
+                    Member {
+                        id: id.into(),
+                        topics: subscribed.iter().map(|t| t.to_string()).collect(),
+                        ..Member::default()
+                    }
+                })
+                .collect();
+            let group = Group { topics, members };
+            let shared = round % 2 == 0;
+            let before = lists(&mut draw, &["m0", "m1", "m2", "m9"], &names, shared);
+            let after = lists(&mut draw, &["m0", "m1", "m3", "m8"], &names, shared);
+            assert_eq!(
+                needless_moves(&group, &before, &after),
+                needless_moves_by_hashing(&group, &before, &after),
+                "round {round}: {group:?} {before:?} {after:?}"
+            );
+            let assignment = Assignment { members: after, ..Assignment::default() };
+            let subscription_violations: Vec<Violation> = violations(&group, Strategy::Range, &assignment)
+                .into_iter()
+                .filter(|v| matches!(v, Violation::NotSubscribed { .. } | Violation::Unknown { .. }))
+                .collect();
+            assert_eq!(subscription_violations, not_subscribed_by_hashing(&group, &assignment), "round {round}");
+        }
+    }
 }

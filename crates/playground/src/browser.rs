@@ -2,13 +2,14 @@
 //! downloads. Every call tolerates their absence (a sandboxed iframe has no storage, an old browser
 //! no clipboard).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::events::EventListener;
 use playground::travel::Texts;
 use playground::work::{
-    Answer, ImportRequest, Job, Prior, Queue, Reading, Reply, Request, Version, WalkFrame, WalkRequest,
+    Answer, Gather, ImportRequest, Job, PartText, Prior, Queue, Reading, Reply, Request, Share, Split, Version,
+    WalkFrame, WalkRequest,
 };
 use scenario::digest::{MemberDetail, MemberRequest};
 use scenario::Scenario;
@@ -25,30 +26,62 @@ const WORKER_WASM: &str = "worker_bg.wasm";
 /// The file reader Trunk builds from `bin/reader.rs`: started for each file handed to Import JSON.
 const READER_SCRIPT: &str = "reader_loader.js";
 
-/// The compute worker as the page talks to it: at most one request at the worker and one waiting
-/// (`work::Queue`), each answer handed to the page as it comes.
+/// The compute workers as the page talks to them: two on a machine of two cores or more, each
+/// computing its share of the strategies (`work::Share`), else one. At most one version at the
+/// workers and one waiting (`work::Queue`); each version goes to every worker, and the page gets
+/// its answer once every worker's part is in (`work::Gather`).
 #[derive(Clone)]
 pub struct ComputeWorker(Rc<Connection>);
 
 struct Connection {
-    worker: web_sys::Worker,
+    /// The workers, the lead first.
+    workers: Vec<web_sys::Worker>,
+    /// Each worker's share, in the same order.
+    shares: &'static [Share],
+    /// How many workers said they are listening.
+    ready: Cell<usize>,
     queue: RefCell<Queue>,
-    /// The versions the worker must keep, as of the last job wanted.
+    /// The parts of the version at the workers.
+    gather: RefCell<Gather>,
+    /// The versions the workers hold split, each its share.
+    split: RefCell<Split>,
+    /// A job waiting for the workers' shares of the history it is computed whole from.
+    history: RefCell<Option<HistoryWait>>,
+    /// The versions the workers must keep, as of the last job wanted.
     keep: RefCell<Vec<Version>>,
     listeners: RefCell<Vec<EventListener>>,
     /// Opened members waiting for their partitions.
     members: RefCell<Vec<MemberWait>>,
     /// Scenarios being written (`Request::Write`), by ticket.
     writes: RefCell<Vec<(u64, WriteWait)>>,
-    next_ticket: std::cell::Cell<u64>,
+    /// Scenarios to be written once the other workers' parts of their history are in
+    /// (`Request::Part`), by ticket.
+    parts: RefCell<Vec<(u64, PartsWait)>>,
+    next_ticket: Cell<u64>,
     /// Walkthrough steps asked for, waiting for the worker.
     walks: RefCell<Vec<WalkWait>>,
     /// Pastes being read for the Import dialog, by ticket.
     imports: RefCell<Vec<Waiting<u64, Reading>>>,
-    /// Writes asked for before the worker was listening (it would lose them),
-    /// sent once it is; `None` from then on.
-    early: RefCell<Option<Vec<String>>>,
+    /// Messages (writes, members, walks, pastes) asked for before every worker was listening (a
+    /// worker would lose them), with the worker each goes to, sent once all are; `None` from then
+    /// on.
+    early: RefCell<Option<Vec<(usize, String)>>>,
 }
+
+/// A job computed whole from a version the workers hold split, waiting for their shares of it
+/// (`work::Split`).
+struct HistoryWait {
+    ticket: u64,
+    version: Version,
+    jobs: Vec<Job>,
+    parts: Vec<PartText>,
+    /// How many workers answered, with their share or without.
+    replies: usize,
+}
+
+/// A scenario to write: the version whose settled assignment is its history, the scenario, and
+/// the parts of that assignment in so far.
+type PartsWait = (Version, Rc<Scenario>, Vec<PartText>);
 
 /// Where a scenario written by the worker goes (`None`: it no longer keeps that history).
 type WriteWait = Box<dyn FnOnce(Option<Texts>)>;
@@ -69,99 +102,76 @@ fn give_waiting<Q: PartialEq, A: Clone>(waiting: &RefCell<Vec<Waiting<Q, A>>>, q
     answered.into_iter().for_each(|(_, give)| give(answer.clone()));
 }
 
+/// How many compute workers to run: one per core, up to one per share of the strategies. On one
+/// core a second worker would only take turns with the first, each holding its own copy of the
+/// group.
+fn fleet_size() -> usize {
+    let cores = window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    if cores >= 2.0 {
+        2
+    } else {
+        1
+    }
+}
+
 impl ComputeWorker {
-    /// Starts the worker; `answer` receives its answers, `failed` why it stopped answering. `None`
-    /// when the browser starts no worker at all.
+    /// Starts the workers; `answer` receives their answers, `failed` why they stopped answering.
+    /// `None` when the browser starts no worker at all.
     pub fn start(answer: impl Fn(Answer) + 'static, failed: impl Fn(String) + 'static) -> Option<ComputeWorker> {
         let base = page_base();
         let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
-        let worker = web_sys::Worker::new(&format!("{directory}{WORKER_SCRIPT}")).or_else(|_| blob_worker(directory));
-        let worker = worker.ok()?;
+        let shares = Share::of_fleet(fleet_size());
+        let started: Result<Vec<web_sys::Worker>, JsValue> = shares
+            .iter()
+            .map(|share| {
+                let options = web_sys::WorkerOptions::new();
+                options.set_name(share.name());
+                web_sys::Worker::new_with_options(&format!("{directory}{WORKER_SCRIPT}"), &options)
+                    .or_else(|_| blob_worker(directory, &options))
+            })
+            .collect();
+        let workers = started.ok()?;
         let connection = Rc::new(Connection {
-            worker,
-            queue: RefCell::new(Queue::loading()),
+            queue: RefCell::new(if workers.len() > 1 { Queue::serial() } else { Queue::loading() }),
+            workers,
+            shares,
+            ready: Cell::new(0),
+            gather: RefCell::default(),
+            split: RefCell::default(),
+            history: RefCell::default(),
             keep: RefCell::default(),
             listeners: RefCell::default(),
             members: RefCell::default(),
             writes: RefCell::default(),
-            next_ticket: std::cell::Cell::new(0),
+            parts: RefCell::default(),
+            next_ticket: Cell::new(0),
             walks: RefCell::default(),
             imports: RefCell::default(),
             early: RefCell::new(Some(Vec::new())),
         });
-        let failed = Rc::new(failed);
-        let weak = Rc::downgrade(&connection);
-        let stopped = Rc::clone(&failed);
-        let on_message = EventListener::new(&connection.worker, "message", move |event| {
-            let Some(connection) = weak.upgrade() else { return };
-            let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
-            mark("answer:received");
-            let text = event.data().as_string().unwrap_or_default();
-            let reply = playground::work::from_message::<Reply>(&text);
-            mark("answer:decoded");
-            if let Ok(Reply::Member { version, request, detail, current }) = reply {
-                // Not the queue's business: a member is answered between computations.
-                let detail = if current { Ok(detail) } else { Err(Unanswered::NotHeld) };
-                give_waiting(&connection.members, &(version, request), detail);
-                return;
-            }
-            if let Ok(Reply::Written { ticket, texts }) = reply {
-                // Nor is a scenario written: it is no computation.
-                let waiting = connection.writes.borrow().iter().position(|(t, _)| *t == ticket);
-                if let Some(at) = waiting {
-                    let (_, give) = connection.writes.borrow_mut().remove(at);
-                    give(texts);
-                }
-                return;
-            }
-            if let Ok(Reply::Walk { request, frame }) = reply {
-                // Nor is a walkthrough's step.
-                give_waiting(&connection.walks, &request, frame);
-                return;
-            }
-            if let Ok(Reply::Imported { ticket, reading }) = reply {
-                // Nor is a paste read.
-                give_waiting(&connection.imports, &ticket, *reading);
-                return;
-            }
-            if let Ok(Reply::Ready) = reply {
-                for message in connection.early.take().unwrap_or_default() {
-                    let _ = connection.worker.post_message(&JsValue::from_str(&message));
-                }
-            }
-            // The worker takes what waits before the page paints this answer.
-            let next = connection.queue.borrow_mut().done();
-            if let Some(jobs) = next {
-                connection.send(jobs);
-            }
-            match reply {
-                Ok(Reply::Answer(reply)) => answer(*reply),
-                Ok(
-                    Reply::Ready
-                    | Reply::Member { .. }
-                    | Reply::Written { .. }
-                    | Reply::Walk { .. }
-                    | Reply::Imported { .. },
-                ) => {}
-                Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
-                Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
-            }
-            mark("answer:handled");
-            // For the performance script: what an answer costs the page's thread.
-            measure("answer:decode", "answer:received", "answer:decoded");
-            measure("answer:handle", "answer:decoded", "answer:handled");
-            clear_marks();
-        });
-        let on_error = EventListener::new(&connection.worker, "error", move |event| {
-            let message = event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_default();
-            stopped(format!("The results cannot be computed: the compute worker stopped ({message})."))
-        });
-        connection.listeners.borrow_mut().extend([on_message, on_error]);
+        let answer: Rc<dyn Fn(Answer)> = Rc::new(answer);
+        let failed: Rc<dyn Fn(String)> = Rc::new(failed);
+        let mut listeners = Vec::new();
+        for (index, worker) in connection.workers.iter().enumerate() {
+            let weak = Rc::downgrade(&connection);
+            let (give, fail) = (Rc::clone(&answer), Rc::clone(&failed));
+            listeners.push(EventListener::new(worker, "message", move |event| {
+                let Some(connection) = weak.upgrade() else { return };
+                let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
+                connection.receive(index, event, &*give, &*fail);
+            }));
+            let stopped = Rc::clone(&failed);
+            listeners.push(EventListener::new(worker, "error", move |event| {
+                let message = event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_default();
+                stopped(format!("The results cannot be computed: the compute worker stopped ({message})."))
+            }));
+        }
+        connection.listeners.borrow_mut().extend(listeners);
         Some(ComputeWorker(connection))
     }
 
-    /// The page wants the last of `jobs` computed (and the worker to keep `keep`): sent now if the
-    /// worker is idle, else they wait, replacing whatever waited.
+    /// The page wants the last of `jobs` computed (and the workers to keep `keep`): sent now if the
+    /// workers are idle, else they wait, replacing whatever waited.
     pub fn want(&self, jobs: Vec<Job>, keep: Vec<Version>) {
         let connection = &self.0;
         *connection.keep.borrow_mut() = keep;
@@ -172,9 +182,10 @@ impl ComputeWorker {
     }
 
     /// Asks for one member's partitions in a panel of `version` (a summarised group's, opened by
-    /// the user); `give` gets them, or [`Unanswered::NotHeld`] when `version` is not the last the
-    /// worker computed (it keeps that one's report only) and `again`, its job, cannot be computed
-    /// anew (its previous assignment is no longer kept).
+    /// the user), of the worker that computes that panel; `give` gets them, or
+    /// [`Unanswered::NotHeld`] when `version` is not the last the worker computed (it keeps that
+    /// one's report only) and `again`, its job, cannot be computed anew (its previous assignment
+    /// is no longer kept).
     pub fn member(
         &self,
         version: Version,
@@ -182,12 +193,10 @@ impl ComputeWorker {
         again: Option<Job>,
         give: impl FnOnce(Result<Option<MemberDetail>, Unanswered>) + 'static,
     ) {
+        let worker = Share::answering(self.0.shares, request.panel);
         let member = Request::Member { version, request: request.clone(), again };
-        let Ok(message) = playground::work::to_message(&member) else {
-            return;
-        };
         self.0.members.borrow_mut().push(((version, request), Box::new(give)));
-        let _ = self.0.worker.post_message(&JsValue::from_str(&message));
+        self.0.post(worker, &member);
     }
 
     /// Asks for a step of a walkthrough of `scenario` (the scenario of `request.version`); `give`
@@ -198,11 +207,8 @@ impl ComputeWorker {
         scenario: Rc<Scenario>,
         give: impl FnOnce(Result<WalkFrame, String>) + 'static,
     ) {
-        let Ok(message) = playground::work::to_message(&Request::Walk { request: request.clone(), scenario }) else {
-            return;
-        };
-        self.0.walks.borrow_mut().push((request, Box::new(give)));
-        let _ = self.0.worker.post_message(&JsValue::from_str(&message));
+        self.0.walks.borrow_mut().push((request.clone(), Box::new(give)));
+        self.0.post(0, &Request::Walk { request, scenario });
     }
 }
 
@@ -211,53 +217,45 @@ impl ComputeWorker {
 /// and a worker's script must be of the page's origin. A `blob:` URL made here is; the script it
 /// holds loads the worker's glue and wasm from this directory as any script may load another
 /// site's (the server must allow CORS for the wasm, as it must for the page's own in an embed).
-fn blob_worker(directory: &str) -> Result<web_sys::Worker, JsValue> {
+fn blob_worker(directory: &str, options: &web_sys::WorkerOptions) -> Result<web_sys::Worker, JsValue> {
     // JSON strings are JavaScript string literals.
     let quoted = |file: &str| serde_json::to_string(&format!("{directory}{file}")).unwrap_or_default();
     let script =
         format!("importScripts({});wasm_bindgen({{module_or_path:{}}});", quoted(WORKER_GLUE), quoted(WORKER_WASM));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&js_sys_array(&script), &options)?;
+    let blob_options = web_sys::BlobPropertyBag::new();
+    blob_options.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&js_sys_array(&script), &blob_options)?;
     // Not revoked: the worker reads it after this returns, and it is a few bytes.
-    web_sys::Worker::new(&web_sys::Url::create_object_url_with_blob(&blob)?)
+    web_sys::Worker::new_with_options(&web_sys::Url::create_object_url_with_blob(&blob)?, options)
 }
 
 impl ComputeWorker {
-    /// Asks the worker to write `scenario` with its previous assignment where `prior` says
-    /// (`travel`); `give` gets the texts, or `None` when the worker no longer keeps that settled
-    /// assignment. Answered in turn with the worker's other work, never on the page's thread.
+    /// Asks the workers to write `scenario` with its previous assignment where `prior` says
+    /// (`travel`): the lead writes it, with the other workers' shares of a settled assignment
+    /// (`Request::Part`); `give` gets the texts, or `None` when the workers no longer keep that
+    /// settled assignment. Answered in turn with the workers' other work, never on the page's
+    /// thread.
     pub fn write(&self, prior: Prior, scenario: Rc<Scenario>, give: impl FnOnce(Option<Texts>) + 'static) {
         let connection = &self.0;
-        let ticket = connection.next_ticket.get();
-        connection.next_ticket.set(ticket + 1);
-        let Ok(message) = playground::work::to_message(&Request::Write { ticket, prior, scenario }) else {
-            return give(None);
-        };
+        let ticket = connection.ticket();
         connection.writes.borrow_mut().push((ticket, Box::new(give)));
-        connection.post_when_listening(message);
+        match prior {
+            Prior::Settled(version) if connection.workers.len() > 1 => {
+                connection.parts.borrow_mut().push((ticket, (version, scenario, Vec::new())));
+                for worker in 1..connection.workers.len() {
+                    connection.post(worker, &Request::Part { ticket, prior: version });
+                }
+            }
+            _ => connection.post(0, &Request::Write { ticket, prior, scenario, parts: Vec::new() }),
+        }
     }
 
     /// Asks the worker to read a paste for the Import dialog; `give` gets the reading.
     pub fn import(&self, request: ImportRequest, give: impl FnOnce(Reading) + 'static) {
         let connection = &self.0;
-        let ticket = connection.next_ticket.get();
-        connection.next_ticket.set(ticket + 1);
-        let Ok(message) = playground::work::to_message(&Request::Import { ticket, request }) else { return };
+        let ticket = connection.ticket();
         connection.imports.borrow_mut().push((ticket, Box::new(give)));
-        let _ = connection.worker.post_message(&JsValue::from_str(&message));
-    }
-}
-
-impl Connection {
-    /// Posts `message` now if the worker is listening, else once it is.
-    fn post_when_listening(&self, message: String) {
-        match self.early.borrow_mut().as_mut() {
-            Some(early) => early.push(message),
-            None => {
-                let _ = self.worker.post_message(&JsValue::from_str(&message));
-            }
-        }
+        connection.post(0, &Request::Import { ticket, request });
     }
 }
 
@@ -348,23 +346,180 @@ fn clear_marks() {
 }
 
 impl Connection {
+    /// Sends `jobs` to every worker: to compute, or only to settle on the way to the version
+    /// wanted (`Queue::answering`); first, when they are computed whole from a version the workers
+    /// hold split, the workers' shares of it are gathered.
     fn send(&self, jobs: Vec<Job>) {
+        let needs = self.split.borrow().needs(&jobs);
+        if let Some(version) = needs {
+            let ticket = self.ticket();
+            *self.history.borrow_mut() = Some(HistoryWait { ticket, version, jobs, parts: Vec::new(), replies: 0 });
+            (0..self.workers.len()).for_each(|worker| self.post(worker, &Request::Part { ticket, prior: version }));
+            return;
+        }
+        self.send_with(jobs, None);
+    }
+
+    fn send_with(&self, jobs: Vec<Job>, history: Option<(Version, Vec<PartText>)>) {
+        let Some(version) = jobs.last().map(|j| j.version) else { return };
+        self.split.borrow_mut().sent(&jobs, self.workers.len());
         let keep = self.keep.borrow().clone();
-        match playground::work::to_message(&Request::Compute { jobs, keep }) {
+        let request = if self.queue.borrow().answering() {
+            Request::Compute { jobs, keep, history }
+        } else {
+            Request::Settle { jobs, keep, history }
+        };
+        match playground::work::to_message(&request) {
             Ok(message) => {
-                let _ = self.worker.post_message(&JsValue::from_str(&message));
+                self.gather.borrow_mut().expect(version, self.workers.len());
+                for worker in &self.workers {
+                    let _ = worker.post_message(&JsValue::from_str(&message));
+                }
             }
-            // Nothing was sent: the worker is idle again.
+            // Nothing was sent: the workers are idle again.
             Err(_) => {
-                self.queue.borrow_mut().done();
+                let next = self.queue.borrow_mut().done();
+                if let Some(jobs) = next {
+                    self.send(jobs);
+                }
             }
+        }
+    }
+
+    /// Posts `request` to worker `worker`: now if every worker is listening, else once they are.
+    fn post(&self, worker: usize, request: &Request) {
+        let Ok(message) = playground::work::to_message(request) else { return };
+        match self.early.borrow_mut().as_mut() {
+            Some(early) => early.push((worker, message)),
+            None => self.post_now(worker, &message),
+        }
+    }
+
+    fn post_now(&self, worker: usize, message: &str) {
+        if let Some(worker) = self.workers.get(worker) {
+            let _ = worker.post_message(&JsValue::from_str(message));
+        }
+    }
+
+    fn ticket(&self) -> u64 {
+        let ticket = self.next_ticket.get();
+        self.next_ticket.set(ticket + 1);
+        ticket
+    }
+
+    /// Worker `worker`'s message.
+    fn receive(&self, worker: usize, event: &web_sys::MessageEvent, answer: &dyn Fn(Answer), failed: &dyn Fn(String)) {
+        mark("answer:received");
+        let text = event.data().as_string().unwrap_or_default();
+        let reply = playground::work::from_message::<Reply>(&text);
+        mark("answer:decoded");
+        match reply {
+            Ok(Reply::Ready) => {
+                // The queue waits until every worker listens.
+                self.ready.set(self.ready.get() + 1);
+                if self.ready.get() == self.workers.len() {
+                    for (worker, message) in self.early.take().unwrap_or_default() {
+                        self.post_now(worker, &message);
+                    }
+                    self.next();
+                }
+            }
+            Ok(Reply::Answer(part)) => {
+                let Some(whole) = self.gather.borrow_mut().add(worker, *part) else { return };
+                if self.workers.len() > 1 {
+                    // Before anything builds on it: the generation over every worker's share.
+                    let generation = Request::Generation { version: whole.version, generation: whole.generation };
+                    (0..self.workers.len()).for_each(|worker| self.post(worker, &generation));
+                }
+                let answered = self.queue.borrow().answering();
+                // The workers take what waits before the page paints this answer.
+                self.next();
+                if answered {
+                    answer(whole);
+                    mark("answer:handled");
+                    // For the performance script: what an answer costs the page's thread.
+                    measure("answer:decode", "answer:received", "answer:decoded");
+                    measure("answer:handle", "answer:decoded", "answer:handled");
+                }
+            }
+            // Not the queue's business: a member is answered between computations.
+            Ok(Reply::Member { version, request, detail, current }) => {
+                let detail = if current { Ok(detail) } else { Err(Unanswered::NotHeld) };
+                give_waiting(&self.members, &(version, request), detail);
+            }
+            // Nor is a scenario written: it is no computation.
+            Ok(Reply::Written { ticket, texts }) => self.written(ticket, texts),
+            Ok(Reply::Part { ticket, part }) => self.part(ticket, part),
+            // Nor is a walkthrough's step.
+            Ok(Reply::Walk { request, frame }) => give_waiting(&self.walks, &request, frame),
+            // Nor is a paste read.
+            Ok(Reply::Imported { ticket, reading }) => give_waiting(&self.imports, &ticket, *reading),
+            Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
+            Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
+        }
+        clear_marks();
+    }
+
+    /// The workers are idle: what waits goes.
+    fn next(&self) {
+        let next = self.queue.borrow_mut().done();
+        if let Some(jobs) = next {
+            self.send(jobs);
+        }
+    }
+
+    /// A scenario written, for whoever waits for `ticket`.
+    fn written(&self, ticket: u64, texts: Option<Texts>) {
+        let waiting = self.writes.borrow().iter().position(|(t, _)| *t == ticket);
+        if let Some(at) = waiting {
+            let (_, give) = self.writes.borrow_mut().remove(at);
+            give(texts);
+        }
+    }
+
+    /// A worker's share of a history: for the job waiting for it, or to write.
+    fn part(&self, ticket: u64, part: Option<PartText>) {
+        let complete = {
+            let mut history = self.history.borrow_mut();
+            match history.as_mut().filter(|h| h.ticket == ticket) {
+                Some(wait) => {
+                    wait.parts.extend(part);
+                    wait.replies += 1;
+                    wait.replies == self.workers.len()
+                }
+                None => return self.write_part(ticket, part),
+            }
+        };
+        if complete {
+            if let Some(HistoryWait { version, jobs, parts, .. }) = self.history.take() {
+                self.send_with(jobs, Some((version, parts)));
+            }
+        }
+    }
+
+    /// Another worker's share of a history to write: once all are in, the lead writes.
+    fn write_part(&self, ticket: u64, part: Option<PartText>) {
+        let Some(at) = self.parts.borrow().iter().position(|(t, _)| *t == ticket) else { return };
+        let Some(part) = part else {
+            // That worker no longer keeps it: nothing is written without its history.
+            self.parts.borrow_mut().remove(at);
+            return self.written(ticket, None);
+        };
+        let complete = {
+            let mut parts = self.parts.borrow_mut();
+            parts[at].1 .2.push(part);
+            parts[at].1 .2.len() + 1 == self.workers.len()
+        };
+        if complete {
+            let (_, (prior, scenario, parts)) = self.parts.borrow_mut().remove(at);
+            self.post(0, &Request::Write { ticket, prior: Prior::Settled(prior), scenario, parts });
         }
     }
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        self.worker.terminate();
+        self.workers.iter().for_each(web_sys::Worker::terminate);
     }
 }
 

@@ -16,9 +16,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use assignor::Strategy;
+use scenario::compact::{Layout, MAX_ENTRIES};
 use scenario::digest::{member_detail, shows_chips, MemberDetail, MemberRequest};
+use scenario::format::Owned;
 use scenario::import::{self, Imported, Options, Unread, WeightSource};
-use scenario::report::{Report, Walkthrough};
+use scenario::report::{Report, StrategyReport, Walkthrough};
 use scenario::{Previous, Scenario, StrategyId};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -66,14 +69,43 @@ pub enum Request {
     /// page has not had (edits came faster), oldest first: they are settled, never shown, and
     /// skipped when the worker has settled them already. Settled assignments of versions not in
     /// `keep` (nor the jobs' priors) are dropped.
-    Compute { jobs: Vec<Job>, keep: Vec<Version> },
+    ///
+    /// `history`: the other workers' shares of what a version settled into, for a job every worker
+    /// computes whole from it ([`Split`]).
+    Compute {
+        jobs: Vec<Job>,
+        keep: Vec<Version>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        history: Option<(Version, Vec<PartText>)>,
+    },
+    /// Settle `jobs` as [`Request::Compute`] does, the last one too, and answer none of them: the
+    /// reply is [`Engine::settle`]'s (the version wanted comes later, once every worker has
+    /// settled this one; see [`Queue`]).
+    Settle {
+        jobs: Vec<Job>,
+        keep: Vec<Version>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        history: Option<(Version, Vec<PartText>)>,
+    },
     /// One member's partitions in a panel of `version`. `again` is that version's job: when it is
     /// not the version last computed (an undo brought it back), its report is computed anew.
     Member { version: Version, request: MemberRequest, again: Option<Job> },
     /// Write `scenario` with its previous assignment where `prior` says ([`Engine::write`]): the
     /// link, saved copy or export of any group (`travel`), so that the page links no writer of
-    /// links or files (issue 9). `ticket` comes back with the texts.
-    Write { ticket: u64, prior: Prior, scenario: Rc<Scenario> },
+    /// links or files (issue 9). `ticket` comes back with the texts. `parts`: what the other
+    /// workers settled a [`Prior::Settled`] version into ([`Request::Part`]).
+    Write {
+        ticket: u64,
+        prior: Prior,
+        scenario: Rc<Scenario>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        parts: Vec<PartText>,
+    },
+    /// What this worker settled `prior` into, for the worker that writes it ([`Request::Write`]).
+    Part { ticket: u64, prior: Version },
+    /// The generation `version` settled into, over every worker's share ([`Answer::generation`]):
+    /// the next rebalance from it starts there.
+    Generation { version: Version, generation: i32 },
     /// One step of a strategy's walkthrough of the scenario on screen (the scenario of
     /// `request.version`, which the page holds whole wherever it offers a walkthrough).
     Walk { request: WalkRequest, scenario: Rc<Scenario> },
@@ -94,6 +126,9 @@ pub enum Reply {
     /// A scenario written for [`Request::Write`]'s `ticket`; `None` when its `prior` is a settled
     /// assignment the worker no longer keeps.
     Written { ticket: u64, texts: Option<crate::travel::Texts> },
+    /// This worker's share of a settled assignment, for [`Request::Part`]'s `ticket`; `None` when
+    /// it no longer keeps it.
+    Part { ticket: u64, part: Option<PartText> },
     /// A step of a walkthrough, or why there is none.
     Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
     /// A paste read for [`Request::Import`]'s `ticket`.
@@ -103,7 +138,7 @@ pub enum Reply {
 }
 
 /// A version computed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     pub version: Version,
     pub computed: Computed,
@@ -114,6 +149,10 @@ pub struct Answer {
     pub settled: Option<Previous>,
     /// The version the scenario built on was no longer kept: it was computed as a fresh group.
     pub prior_lost: bool,
+    /// The generation the scenario settled into: the last round's, over the strategies this
+    /// worker computed (the group's is the highest over every worker's share).
+    #[serde(default)]
+    pub generation: i32,
     /// Milliseconds the worker spent, for the performance script.
     pub compute_ms: f64,
 }
@@ -210,66 +249,363 @@ pub fn from_message<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Er
     serde_json::from_str(text)
 }
 
+/// Which strategies a compute worker computes. The page runs two workers when the machine has two
+/// cores or more (issue 9: a worker's time is nearly all the four rebalances and their checks, each
+/// strategy about a quarter), each computing two strategies' panels of every version; one worker
+/// alone computes everything ([`Share::All`]).
+///
+/// A version's strategies are independent: each rebalances from its own previous assignment. What
+/// they share is the generation the version settles into, the last round's over all four (a
+/// cooperative rebalance takes more rounds than an eager one), which the page gathers from the
+/// answers and hands back ([`Request::Generation`]) before anything builds on that version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Share {
+    /// Every strategy: the only worker.
+    #[default]
+    All,
+    /// [`LEAD`]'s strategies, what every panel shares (problems, the coordinator's choice,
+    /// advice), and a group on the consumer protocol whole; it also walks, imports and writes.
+    Lead,
+    /// [`HELP`]'s strategies.
+    Help,
+}
+
+/// The strategies the leading worker computes: the two that keep nothing of the previous
+/// assignment. Each share weighs about half of a version's time at 100,000 and at 1,000,000
+/// partitions (`examples/answer_costs.rs`): range is the cheapest, roundrobin the dearest of the
+/// four (its answer after a changed count moves nearly every partition, and its panel counts every
+/// move), and the lead also works out what every panel shares.
+pub const LEAD: [Strategy; 2] = [Strategy::Range, Strategy::RoundRobin];
+
+/// The strategies the helping worker computes: the two sticky ones.
+pub const HELP: [Strategy; 2] = [Strategy::Sticky, Strategy::CooperativeSticky];
+
+impl Share {
+    /// The shares of the workers the page runs with `workers` of them: the lead first.
+    pub fn of_fleet(workers: usize) -> &'static [Share] {
+        if workers > 1 {
+            &[Share::Lead, Share::Help]
+        } else {
+            &[Share::All]
+        }
+    }
+
+    /// The name a worker is started with (`WorkerOptions.name`), from which it knows its share.
+    pub fn name(self) -> &'static str {
+        match self {
+            Share::All => "all",
+            Share::Lead => "lead",
+            Share::Help => "help",
+        }
+    }
+
+    /// The share named `name` ([`Share::name`]); everything for any other name.
+    pub fn named(name: &str) -> Share {
+        [Share::Lead, Share::Help].into_iter().find(|s| s.name() == name).unwrap_or(Share::All)
+    }
+
+    /// The strategies this share computes of a classic group.
+    pub fn strategies(self) -> &'static [Strategy] {
+        match self {
+            Share::All => &Strategy::ALL,
+            Share::Lead => &LEAD,
+            Share::Help => &HELP,
+        }
+    }
+
+    /// The share among `shares` that answers for `panel` (a member opened in it): a classic
+    /// strategy's worker; the lead for a server-side assignor.
+    pub fn answering(shares: &[Share], panel: StrategyId) -> usize {
+        let holds = |share: &Share| match panel {
+            StrategyId::Classic(strategy) => share.strategies().contains(&strategy),
+            StrategyId::Server(_) => *share != Share::Help,
+        };
+        shares.iter().position(holds).unwrap_or(0)
+    }
+
+    /// The report of `scenario` this share computes: its strategies of a classic group; every
+    /// strategy and server-side assignor of a group on the consumer protocol, whose server-side
+    /// assignors start from the classic choice's assignment (so that each worker keeps the
+    /// whole settled assignment such a version leaves, which a later classic version splits).
+    pub fn report(self, scenario: &Scenario) -> Report {
+        if self == Share::All || scenario.consumer_protocol() {
+            return Report::new(scenario);
+        }
+        let (mut report, model) = Report::begin(scenario);
+        if let Some(model) = model {
+            report.strategies = self.strategies().iter().map(|&s| StrategyReport::new(&model, s)).collect();
+        }
+        report
+    }
+}
+
+/// A [`SettledPart`] as JSON text: the page hands it from one worker to another unread, so it
+/// links no reader of its own for it.
+pub type PartText = String;
+
+/// What one worker settled a version into, as it crosses to the worker that writes the version
+/// ([`Request::Part`]): each strategy's lists as runs over one layout of the topics
+/// (`scenario::compact`), a few hundred kilobytes for a million partitions under two strategies
+/// where the lists themselves would be tens of megabytes of JSON.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettledPart {
+    /// The previous assignment's generation, and members' own.
+    pub generation: i32,
+    pub generations: BTreeMap<String, Option<i32>>,
+    /// `[topic, span]`: the flat indices the runs count through.
+    pub layout: Vec<(String, u32)>,
+    /// Per strategy name: the order of the layout's topics its runs use, and each member's runs.
+    pub assignments: BTreeMap<String, (Vec<u64>, BTreeMap<String, String>)>,
+}
+
+impl SettledPart {
+    /// `previous` as runs over `topics`' layout; `None` if a list cannot be written so.
+    pub fn of(previous: &Previous, topics: &[scenario::TopicSpec]) -> Option<SettledPart> {
+        let layout = Layout::of(topics, previous.assignments.values().map(|a| &**a));
+        let mut assignments = BTreeMap::new();
+        for (strategy, owned) in &previous.assignments {
+            let order = layout.order_of(owned);
+            let lists = layout.reordered(&order).ok()?.write_lists(owned)?;
+            assignments.insert(strategy.clone(), (order, lists));
+        }
+        Some(SettledPart {
+            generation: previous.generation,
+            generations: previous.generations.clone(),
+            layout: layout.spans,
+            assignments,
+        })
+    }
+
+    /// The assignments back, each strategy's lists as written; `None` if the runs do not read.
+    pub fn read(&self) -> Option<Previous> {
+        let layout = Layout { spans: self.layout.clone() };
+        let mut budget = MAX_ENTRIES;
+        let mut assignments = BTreeMap::new();
+        for (strategy, (order, lists)) in &self.assignments {
+            let ordered = layout.reordered(order).ok()?;
+            let mut owned = Owned::new();
+            for (member, runs) in lists {
+                owned.insert(member.clone(), ordered.read_list(runs, &mut budget).ok()?);
+            }
+            assignments.insert(strategy.clone(), std::sync::Arc::new(owned));
+        }
+        Some(Previous { generation: self.generation, generations: self.generations.clone(), assignments })
+    }
+}
+
+/// Other workers' shares read back; `None` if one does not read.
+fn read_parts(parts: &[PartText]) -> Option<Vec<Previous>> {
+    parts.iter().map(|text| from_message::<SettledPart>(text).ok()?.read()).collect()
+}
+
+/// Previous assignments put together: every strategy's lists from whichever holds them.
+fn union(parts: impl IntoIterator<Item = Previous>) -> Option<Previous> {
+    parts.into_iter().reduce(|mut whole, part| {
+        whole.generation = whole.generation.max(part.generation);
+        whole.generations.extend(part.generations);
+        whole.assignments.extend(part.assignments);
+        whole
+    })
+}
+
+/// Which versions the workers hold split, each its share of the strategies: a classic group's,
+/// computed by several workers. A group on the consumer protocol is computed whole by every worker
+/// ([`Share::report`]), so the first version on it after a classic one needs the history that
+/// version settled into whole: the page gathers every worker's share of it first
+/// ([`Request::Part`]) and sends it with the job ([`Request::Compute`]'s `history`).
+#[derive(Debug, Default)]
+pub struct Split {
+    versions: BTreeSet<Version>,
+}
+
+impl Split {
+    /// `jobs` go to `workers` workers now.
+    pub fn sent(&mut self, jobs: &[Job], workers: usize) {
+        for job in jobs {
+            if workers > 1 && !job.scenario.consumer_protocol() {
+                self.versions.insert(job.version);
+            } else {
+                self.versions.remove(&job.version);
+            }
+        }
+    }
+
+    /// The version whose history `jobs` need whole before they go, if any.
+    pub fn needs(&self, jobs: &[Job]) -> Option<Version> {
+        let first = jobs.first().filter(|j| j.scenario.consumer_protocol())?;
+        match first.prior {
+            Prior::Settled(base) if self.versions.contains(&base) => Some(base),
+            _ => None,
+        }
+    }
+}
+
+/// The page's side of the workers' shares of one version: the parts of the version at the workers
+/// gathered, and put together into the answer one worker alone would give once all are in.
+#[derive(Debug, Default)]
+pub struct Gather {
+    /// The version being computed, and how many parts it takes.
+    expected: Option<(Version, usize)>,
+    /// Each part with the worker it came from.
+    parts: Vec<(usize, Answer)>,
+}
+
+impl Gather {
+    /// `version` was sent to `workers` workers: its parts are gathered from now on; any gathered
+    /// before are dropped.
+    pub fn expect(&mut self, version: Version, workers: usize) {
+        self.expected = Some((version, workers));
+        self.parts.clear();
+    }
+
+    /// Worker `worker`'s part (the lead is worker 0): the whole answer once every part of the
+    /// version expected is in, whatever order they came in. A part of any other version is stale
+    /// and dropped.
+    pub fn add(&mut self, worker: usize, part: Answer) -> Option<Answer> {
+        let (version, workers) = self.expected?;
+        if part.version != version || self.parts.iter().any(|(w, _)| *w == worker) {
+            return None;
+        }
+        self.parts.push((worker, part));
+        if self.parts.len() < workers {
+            return None;
+        }
+        self.expected = None;
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.sort_by_key(|(worker, _)| *worker);
+        Some(Answer::merge(parts.into_iter().map(|(_, part)| part).collect()))
+    }
+}
+
+impl Answer {
+    /// The answer of one version put together from the workers' parts (the lead's first): what
+    /// every panel shares from the lead's, every strategy's panel in `Strategy::ALL` order, the
+    /// settled assignment (and the previous one) whole when every part crossed and the whole is
+    /// small enough to, the group's generation the highest of the parts'.
+    pub fn merge(parts: Vec<Answer>) -> Answer {
+        let mut parts = parts.into_iter();
+        let Some(mut whole) = parts.next() else { return Answer::default() };
+        let rest: Vec<Answer> = parts.collect();
+        if rest.is_empty() {
+            return whole;
+        }
+        let order = |p: &scenario::digest::PanelDigest| match p.panel {
+            StrategyId::Classic(s) => Strategy::ALL.iter().position(|&a| a == s).unwrap_or(usize::MAX),
+            StrategyId::Server(_) => usize::MAX,
+        };
+        // Whole when every part crossed, and small enough to cross whole.
+        let whole_of = |own: Option<Previous>, others: Vec<Option<Previous>>| {
+            let all: Option<Vec<Previous>> = std::iter::once(own).chain(others).collect();
+            all.and_then(union).filter(|p| entries(p) <= INLINE_ENTRIES)
+        };
+        let mut panels = std::mem::take(&mut whole.computed.panels);
+        panels.extend(rest.iter().flat_map(|p| p.computed.panels.iter().cloned()));
+        panels.sort_by_key(|p| order(p));
+        panels.dedup_by_key(|p| order(p));
+        whole.computed.panels = panels;
+        whole.previous = whole_of(whole.previous.take(), rest.iter().map(|p| p.previous.clone()).collect());
+        whole.settled = whole_of(whole.settled.take(), rest.iter().map(|p| p.settled.clone()).collect());
+        whole.prior_lost |= rest.iter().any(|p| p.prior_lost);
+        whole.generation = rest.iter().map(|p| p.generation).fold(whole.generation, i32::max);
+        whole.compute_ms = rest.iter().map(|p| p.compute_ms).fold(whole.compute_ms, f64::max);
+        whole
+    }
+}
+
 /// The entries of a previous assignment: partitions over every strategy's lists.
 pub fn entries(previous: &Previous) -> usize {
     previous.assignments.values().flat_map(|owned| owned.values()).map(Vec::len).sum()
 }
 
-/// The entries a scenario's settled assignment will hold at most: every partition under every
-/// strategy, and under each server-side assignor on the consumer protocol (`Report::settled` keeps
-/// their targets too). Cheap: from the topics, without computing anything.
+/// The entries the workers hold in all, at most, for a scenario's settled assignment: every
+/// partition under every strategy, split among the workers for a classic group (each holds its
+/// share, [`Share`]); a group on the consumer protocol held whole by each of the two workers the
+/// page runs at most, with each server-side assignor's target (`Report::settled` keeps them too).
+/// Cheap: from the topics, without computing anything.
 pub fn settled_entries(scenario: &Scenario) -> usize {
     let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
-    let assignments =
-        if scenario.consumer_protocol() { scenario::StrategyId::ALL.len() } else { assignor::Strategy::ALL.len() };
+    let assignments = if scenario.consumer_protocol() {
+        scenario::StrategyId::ALL.len() * Share::of_fleet(usize::MAX).len()
+    } else {
+        assignor::Strategy::ALL.len()
+    };
     partitions.saturating_mul(assignments)
 }
 
 /// The page's side of latest-wins: at most one request at the worker and one waiting. A newer
 /// request replaces the waiting one.
+///
+/// With several workers ([`Share`]) each version is sent on its own, the versions it builds on
+/// first, each only once every worker has settled the one before: the next starts from the
+/// group's generation, which the page learns from all their parts ([`Request::Generation`]).
 #[derive(Debug, Default)]
 pub struct Queue {
     /// The version the worker is computing.
     busy: Option<Version>,
+    /// Whether it is answered (not only settled on the way to the version wanted).
+    answering: bool,
     /// What goes next: the newest job last, the versions it builds on before it.
     waiting: Vec<Job>,
+    /// One version at a time.
+    serial: bool,
 }
 
 impl Queue {
     /// The queue of a worker still loading: everything waits until it says it is ready.
     pub fn loading() -> Queue {
-        Queue { busy: Some(0), waiting: Vec::new() }
+        Queue { busy: Some(0), ..Queue::default() }
+    }
+
+    /// The queue of several workers still loading: one version at a time.
+    pub fn serial() -> Queue {
+        Queue { serial: true, ..Queue::loading() }
     }
 
     /// `jobs` (see [`Request::Compute`]) are wanted now: what to send at once (the worker is idle),
     /// or nothing (they wait, replacing whatever waited).
     pub fn push(&mut self, mut jobs: Vec<Job>) -> Option<Vec<Job>> {
         if let Some(busy) = self.busy {
-            if jobs.last().is_some_and(|j| j.version == busy) {
+            let back_to_busy = jobs.last().is_some_and(|j| j.version == busy);
+            if back_to_busy && self.answering {
                 // Back to the version being computed (undo, redo): its answer is on its way.
                 self.waiting = Vec::new();
                 return None;
             }
-            // The worker settles the version it is computing before it reads the next request.
-            jobs.retain(|j| j.version != busy);
+            if !back_to_busy {
+                // The worker settles the version it is computing before it reads the next request.
+                jobs.retain(|j| j.version != busy);
+            }
+            // Back to a version being only settled: it is computed and answered next.
             self.waiting = jobs;
             return None;
         }
-        self.busy = jobs.last().map(|j| j.version);
-        (!jobs.is_empty()).then_some(jobs)
+        self.next(jobs)
     }
 
     /// The worker answered: what to send next, if anything waits.
     pub fn done(&mut self) -> Option<Vec<Job>> {
-        self.busy = None;
         let jobs = std::mem::take(&mut self.waiting);
+        self.next(jobs)
+    }
+
+    fn next(&mut self, mut jobs: Vec<Job>) -> Option<Vec<Job>> {
+        if self.serial && jobs.len() > 1 {
+            self.waiting = jobs.split_off(1);
+        }
         self.busy = jobs.last().map(|j| j.version);
+        self.answering = self.waiting.is_empty();
         (!jobs.is_empty()).then_some(jobs)
     }
 
     /// The version at the worker, if any.
     pub fn busy(&self) -> Option<Version> {
         self.busy
+    }
+
+    /// Whether the version at the worker is to be answered, rather than only settled on the way to
+    /// the one wanted ([`Engine::settle`]).
+    pub fn answering(&self) -> bool {
+        self.answering
     }
 
     /// The versions waiting to be sent.
@@ -282,6 +618,8 @@ impl Queue {
 /// version's report, from which a big group's opened members are answered.
 #[derive(Debug, Default)]
 pub struct Engine {
+    /// The strategies it computes.
+    share: Share,
     settled: BTreeMap<Version, Rc<Previous>>,
     last: Option<(Version, Report, Scenario)>,
     /// The walk last asked for (its version and strategy), recorded once for all its steps.
@@ -289,9 +627,25 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The engine of a worker computing `share`.
+    pub fn new(share: Share) -> Engine {
+        Engine { share, ..Engine::default() }
+    }
+
     /// Computes `jobs` in order (the last is answered; the others are only settled) after dropping
     /// the settled assignments of versions not in `keep`.
     pub fn compute(&mut self, jobs: Vec<Job>, keep: &[Version]) -> Option<Answer> {
+        self.jobs(jobs, keep, true)
+    }
+
+    /// Settles `jobs` in order, none answered (the page waits for the group's generation of each
+    /// before anything builds on it: [`Share`]): what the last settled into, as an answer without
+    /// panels.
+    pub fn settle(&mut self, jobs: Vec<Job>, keep: &[Version]) -> Option<Answer> {
+        self.jobs(jobs, keep, false)
+    }
+
+    fn jobs(&mut self, jobs: Vec<Job>, keep: &[Version], answer_last: bool) -> Option<Answer> {
         let keep: BTreeSet<Version> = keep
             .iter()
             .copied()
@@ -307,14 +661,37 @@ impl Engine {
             let last = i + 1 == count;
             // A version settled already (its answer came after the page had moved on) is not
             // settled again.
-            if last || !self.settled.contains_key(&job.version) {
-                answer = Some(self.run(job, last));
+            if last && answer_last {
+                answer = Some(self.run(job, true));
+            } else if let Some(settled) = self.settled.get(&job.version) {
+                let generation = settled.generation;
+                answer = Some(Answer { version: job.version, generation, ..Answer::default() });
+            } else {
+                answer = Some(self.run(job, false));
             }
         }
         answer
     }
 
-    fn run(&mut self, job: Job, answer: bool) -> Answer {
+    /// The other workers' `parts` of what `version` settled into, put with this one's: a job on
+    /// the consumer protocol computes every strategy from it ([`Split`]).
+    pub fn receive(&mut self, version: Version, parts: &[PartText]) {
+        let own = self.settled.get(&version).map(|p| (**p).clone());
+        let Some(others) = read_parts(parts) else { return };
+        if let Some(whole) = union(own.into_iter().chain(others)) {
+            self.settled.insert(version, Rc::new(whole));
+        }
+    }
+
+    /// The group's generation `version` settled into, over every worker's share: what the next
+    /// rebalance from it starts from.
+    pub fn generation(&mut self, version: Version, generation: i32) {
+        if let Some(settled) = self.settled.get_mut(&version) {
+            Rc::make_mut(settled).generation = generation;
+        }
+    }
+
+    fn run(&mut self, job: Job, answered: bool) -> Answer {
         let (whole, prior_lost) = match job.prior {
             Prior::Inline => ((*job.scenario).clone(), false),
             Prior::Settled(base) => {
@@ -323,23 +700,29 @@ impl Engine {
                 (Scenario { previous, ..(*job.scenario).clone() }, lost)
             }
         };
-        let report = Report::new(&whole);
+        let report = self.share.report(&whole);
         let settled = report.settled(&whole).previous.unwrap_or_default();
-        let crosses = |p: &Previous| entries(p) <= INLINE_ENTRIES;
+        let crosses = |p: &Previous| answered && entries(p) <= INLINE_ENTRIES;
         let answer = Answer {
             version: job.version,
-            computed: if answer { Computed::new(&report, &whole) } else { Computed::default() },
+            // A group on the consumer protocol is the lead's to show whole ([`Share::report`]).
+            computed: if answered && !(self.share == Share::Help && whole.consumer_protocol()) {
+                Computed::new(&report, &whole)
+            } else {
+                Computed::default()
+            },
             previous: match job.prior {
                 Prior::Settled(_) => whole.previous.as_ref().filter(|p| crosses(p)).cloned(),
                 Prior::Inline => None,
             },
             settled: crosses(&settled).then(|| settled.clone()),
             prior_lost,
+            generation: settled.generation,
             compute_ms: 0.0,
         };
         self.settled.insert(job.version, Rc::new(settled));
         self.last = None;
-        if answer.computed.summarised() {
+        if answered && !shows_chips(report.total_partitions, report.members.len()) {
             // Only a summarised group's members are opened one by one.
             self.last = Some((job.version, report, whole));
         }
@@ -364,7 +747,7 @@ impl Engine {
                 Prior::Inline => (*job.scenario).clone(),
                 Prior::Settled(base) => self.whole(base, &job.scenario).ok_or(())?,
             };
-            self.last = Some((version, Report::new(&whole), whole));
+            self.last = Some((version, self.share.report(&whole), whole));
         }
         match &self.last {
             Some((last, report, scenario)) if *last == version => Ok(member_detail(report, scenario, request)),
@@ -375,16 +758,37 @@ impl Engine {
     /// `scenario` with the assignment `prior` settled into as its previous one (what a small
     /// group's scenario holds itself), or `None` when `prior` is not kept.
     pub fn whole(&self, prior: Version, scenario: &Scenario) -> Option<Scenario> {
-        let previous = self.settled.get(&prior)?;
-        Some(Scenario { previous: Some((**previous).clone()), ..scenario.clone() })
+        self.whole_with(prior, scenario, &[])
+    }
+
+    /// [`Engine::whole`], the other workers' `parts` of `prior`'s settled assignment put with
+    /// this one's; `None` when this worker no longer keeps it or a part does not read.
+    pub fn whole_with(&self, prior: Version, scenario: &Scenario, parts: &[PartText]) -> Option<Scenario> {
+        let own = (**self.settled.get(&prior)?).clone();
+        let previous = union(std::iter::once(own).chain(read_parts(parts)?));
+        Some(Scenario { previous, ..scenario.clone() })
+    }
+
+    /// This worker's share of what `prior` settled into, as it crosses to the worker that writes
+    /// it; `None` when it no longer keeps it.
+    pub fn part(&self, prior: Version) -> Option<PartText> {
+        to_message(&SettledPart::of(self.settled.get(&prior)?, &[])?).ok()
     }
 
     /// The texts of `scenario` with its previous assignment where `prior` says: its own (a small
     /// group's) or what the worker settled (`None` when that is no longer kept).
     pub fn write(&self, prior: Prior, scenario: &Scenario) -> Option<crate::travel::Texts> {
+        self.write_with(prior, scenario, &[])
+    }
+
+    /// [`Engine::write`], with the other workers' `parts` of a settled assignment
+    /// ([`Engine::whole_with`]).
+    pub fn write_with(&self, prior: Prior, scenario: &Scenario, parts: &[PartText]) -> Option<crate::travel::Texts> {
         match prior {
             Prior::Inline => Some(crate::travel::Texts::of(scenario)),
-            Prior::Settled(base) => self.whole(base, scenario).map(|whole| crate::travel::Texts::of(&whole)),
+            Prior::Settled(base) => {
+                self.whole_with(base, scenario, parts).map(|whole| crate::travel::Texts::of(&whole))
+            }
         }
     }
 
@@ -467,14 +871,18 @@ mod tests {
     #[test]
     fn the_settled_bound_counts_every_assignment_a_settled_scenario_holds() {
         // Every partition is assigned in these presets, so the bound is reached exactly; on the
-        // consumer protocol the two server-side targets are kept beside the four strategies'.
-        for (name, assignments) in [("range-imbalance", 4), ("consumer-protocol-uniform", 6)] {
+        // consumer protocol the two server-side targets are kept beside the four strategies', by
+        // both workers.
+        for (name, assignments, copies) in [("range-imbalance", 4, 1), ("consumer-protocol-uniform", 6, 2)] {
             let scenario = preset(name);
-            let settled = Report::new(&scenario).settled(&scenario);
-            let held = settled.previous.as_ref().map_or(0, entries);
+            let held = |share: Share| {
+                let settled = share.report(&scenario).settled(&scenario);
+                settled.previous.as_ref().map_or(0, entries)
+            };
             let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
-            assert_eq!(held, partitions * assignments, "{name}");
-            assert_eq!(settled_entries(&scenario), held, "{name}");
+            assert_eq!(held(Share::All), partitions * assignments, "{name}");
+            assert_eq!(held(Share::Lead) + held(Share::Help), held(Share::All) * copies, "{name}");
+            assert_eq!(settled_entries(&scenario), held(Share::All) * copies, "{name}");
         }
     }
 
@@ -584,6 +992,189 @@ mod tests {
         assert_eq!(lost.computed, Computed::new(&Report::new(&fresh), &fresh));
     }
 
+    /// The page's side of two workers, as `browser::ComputeWorker` drives them: each version goes
+    /// to both (the versions it builds on first, one at a time, only settled), the parts come back
+    /// in the order given (`reversed`: the helper's first) and are gathered into one answer, and
+    /// the group's generation goes back to both before anything builds on the version. Each
+    /// version's parts' generations are returned beside the answer.
+    fn fleet_compute(
+        engines: &mut [Engine; 2],
+        split: &mut Split,
+        jobs: Vec<Job>,
+        keep: &[Version],
+        reversed: bool,
+    ) -> (Answer, Vec<[i32; 2]>) {
+        let mut queue = Queue::serial();
+        queue.done();
+        let mut gather = Gather::default();
+        let mut generations = Vec::new();
+        let mut sent = queue.push(jobs);
+        loop {
+            let batch = sent.unwrap_or_else(|| panic!("nothing sent"));
+            if let Some(base) = split.needs(&batch) {
+                let parts: Vec<PartText> = engines.iter().filter_map(|e| e.part(base)).collect();
+                assert_eq!(parts.len(), 2);
+                engines.iter_mut().for_each(|e| e.receive(base, &parts));
+            }
+            split.sent(&batch, 2);
+            let version = batch.last().map_or(0, |j| j.version);
+            gather.expect(version, 2);
+            let answering = queue.answering();
+            let mut parts: Vec<(usize, Answer)> = (engines.iter_mut().enumerate())
+                .map(|(worker, engine)| {
+                    let part = if answering {
+                        engine.compute(batch.clone(), keep)
+                    } else {
+                        engine.settle(batch.clone(), keep)
+                    };
+                    (worker, part.unwrap_or_else(|| panic!("no part")))
+                })
+                .collect();
+            if reversed {
+                parts.reverse();
+            }
+            generations.push([parts[0].1.generation, parts[1].1.generation]);
+            let whole = parts.into_iter().find_map(|(worker, part)| gather.add(worker, part));
+            let whole = whole.unwrap_or_else(|| panic!("no whole answer"));
+            engines.iter_mut().for_each(|e| e.generation(whole.version, whole.generation));
+            sent = queue.done();
+            if answering {
+                assert!(sent.is_none());
+                return (whole, generations);
+            }
+        }
+    }
+
+    /// Two workers, each computing its share of the strategies, answer exactly what one worker
+    /// computing all of them answers, version after version of a group settled in the workers:
+    /// edits that came faster than the answers (a version settled on the way), a cooperative
+    /// rebalance of two rounds beside eager ones of one (the group's generation is the lead's),
+    /// a switch to the consumer protocol and back, parts gathered in either order. The history
+    /// written, a big group's opened members and a walk are the same too.
+    #[test]
+    fn two_workers_answer_exactly_what_one_worker_answers() {
+        use scenario::edit::Edit;
+        // Each share's settled assignment crosses on its own (10,400 entries), the whole does not.
+        let mut first = preset("range-imbalance");
+        first.topics[0].partitions = 5_200;
+        let shape = |s: &Scenario| Rc::new(Scenario { previous: None, ..s.clone() });
+        let settled = |s: &Scenario| Report::new(s).settled(s);
+        let edits = [
+            vec![Edit::AddConsumer],
+            vec![Edit::SetPartitions { topic: 0, partitions: 5_199 }, Edit::AddConsumer],
+            vec![Edit::SetGroupProtocol { consumer: true }],
+            vec![Edit::AddConsumer],
+            vec![Edit::SetGroupProtocol { consumer: false }, Edit::Leave { consumer: 0 }],
+            vec![Edit::Leave { consumer: 1 }],
+        ];
+        let mut one = Engine::default();
+        let mut two = [Engine::new(Share::Lead), Engine::new(Share::Help)];
+        let job = Job { version: 1, prior: Prior::Inline, scenario: Rc::new(first.clone()) };
+        let alone = one.compute(vec![job.clone()], &[]);
+        let mut split = Split::default();
+        let (together, _) = fleet_compute(&mut two, &mut split, vec![job], &[], false);
+        assert_eq!(Some(together), alone);
+        let (mut scenario, mut version) = (first, 1);
+        let mut generations_differed = false;
+        for (step, chain) in edits.iter().enumerate() {
+            let mut jobs = Vec::new();
+            for edit in chain {
+                let next = edit.apply(&settled(&scenario)).unwrap_or_else(|e| panic!("{e}"));
+                jobs.push(Job { version: version + 1, prior: Prior::Settled(version), scenario: shape(&next) });
+                (scenario, version) = (next, version + 1);
+            }
+            let keep = [version - chain.len() as Version];
+            let alone = one.compute(jobs.clone(), &keep).unwrap_or_else(|| panic!("no answer"));
+            let (together, generations) = fleet_compute(&mut two, &mut split, jobs, &keep, step % 2 == 1);
+            assert!(!alone.prior_lost);
+            assert_eq!(together, alone, "step {step}");
+            assert!(together.settled.is_none() && together.computed.summarised());
+            assert_eq!(generations.len(), chain.len(), "one version at a time");
+            generations_differed |= generations.iter().any(|[a, b]| a != b);
+            // The history a big group's link is written with: the lead's share and the helper's.
+            let parts: Vec<PartText> = two[1].part(version - 1).into_iter().collect();
+            assert_eq!(two[0].whole_with(version - 1, &scenario, &parts), one.whole(version - 1, &scenario));
+            assert_eq!(one.whole(version - 1, &shape(&scenario)).map(|s| s.previous), Some(scenario.previous.clone()));
+            // A member opened in each panel, of the worker computing it.
+            let panels =
+                StrategyId::ALL.iter().filter(|p| scenario.consumer_protocol() || matches!(p, StrategyId::Classic(_)));
+            for &panel in panels {
+                let request = MemberRequest { panel, member: scenario.consumers[0].id.clone() };
+                let worker = Share::answering(&[Share::Lead, Share::Help], panel);
+                let detail = two[worker].member(version, &request, None);
+                assert!(detail.as_ref().is_ok_and(Option::is_some), "step {step}, {panel}");
+                assert_eq!(detail, one.member(version, &request, None), "step {step}, {panel}");
+            }
+        }
+        assert!(generations_differed, "a cooperative rebalance took a round more than the eager ones");
+    }
+
+    /// The page's gathering: a version's parts make its answer whichever comes first; a part of
+    /// another version (an answer the page no longer waits for) is dropped, and so is a worker's
+    /// part sent twice.
+    #[test]
+    fn the_parts_of_a_version_make_its_answer_in_either_order_and_a_stale_part_is_dropped() {
+        let scenario = preset("cooperative-upgrade");
+        let job = |version| Job { version, prior: Prior::Inline, scenario: Rc::new(scenario.clone()) };
+        let part = |share, version| Engine::new(share).compute(vec![job(version)], &[]).unwrap_or_default();
+        let whole = Engine::default().compute(vec![job(5)], &[]);
+        let mut gather = Gather::default();
+        assert_eq!(gather.add(0, part(Share::Lead, 5)), None, "nothing expected");
+        gather.expect(5, 2);
+        assert_eq!(gather.add(1, part(Share::Help, 4)), None, "stale");
+        assert_eq!(gather.add(1, part(Share::Help, 5)), None);
+        assert_eq!(gather.add(1, part(Share::Help, 5)), None, "twice");
+        assert_eq!(gather.add(0, part(Share::Lead, 5)), whole);
+        assert_eq!(gather.add(0, part(Share::Lead, 5)), None, "answered already");
+        gather.expect(5, 2);
+        assert_eq!(gather.add(0, part(Share::Lead, 5)), None);
+        assert_eq!(gather.add(1, part(Share::Help, 5)), whole);
+        // A newer version sent before a part of the last came: that part is stale.
+        gather.expect(6, 2);
+        assert_eq!(gather.add(1, part(Share::Help, 5)), None);
+        assert_eq!(gather.add(0, part(Share::Lead, 6)), None);
+        let six = Engine::default().compute(vec![job(6)], &[]);
+        assert_eq!(gather.add(1, part(Share::Help, 6)), six);
+    }
+
+    /// Several workers get one version at a time: the versions a job builds on go first, each only
+    /// settled, and an undo to the version being settled has it computed and answered next.
+    #[test]
+    fn several_workers_get_one_version_at_a_time() {
+        let mut queue = Queue::serial();
+        assert_eq!(versions(&queue.push(vec![job(1, Prior::Inline)])), None, "loading");
+        assert_eq!(versions(&queue.done()), Some(vec![1]));
+        assert!(queue.answering());
+        queue.push(vec![job(2, Prior::Settled(1)), job(3, Prior::Settled(2)), job(4, Prior::Settled(3))]);
+        assert_eq!(versions(&queue.done()), Some(vec![2]));
+        assert!(!queue.answering());
+        assert_eq!(versions(&queue.done()), Some(vec![3]));
+        assert!(!queue.answering());
+        // Undo back to version 3, being settled: it is computed and answered next.
+        assert_eq!(versions(&queue.push(vec![job(2, Prior::Settled(1)), job(3, Prior::Settled(2))])), None);
+        assert_eq!(versions(&queue.done()), Some(vec![2]));
+        assert_eq!(versions(&queue.done()), Some(vec![3]));
+        assert!(queue.answering());
+        assert_eq!(versions(&queue.done()), None);
+        // One worker still gets the whole chain at once.
+        let mut one = Queue::default();
+        assert_eq!(versions(&one.push(vec![job(2, Prior::Settled(1)), job(3, Prior::Settled(2))])), Some(vec![2, 3]));
+        assert!(one.answering());
+    }
+
+    /// What a worker settled crosses to the writing worker as runs and reads back the same.
+    #[test]
+    fn a_settled_part_crosses_as_runs_and_reads_back_the_same() {
+        let mut scenario = preset("range-two-topics");
+        scenario.topics[0].partitions = 700;
+        let settled = Report::new(&scenario).settled(&scenario).previous.unwrap_or_default();
+        let part = SettledPart::of(&settled, &[]).unwrap_or_else(|| panic!("not written"));
+        assert_eq!(part.read(), Some(settled.clone()));
+        let text = to_message(&part).unwrap_or_default();
+        assert!(text.len() * 10 < to_message(&settled).unwrap_or_default().len(), "{} bytes", text.len());
+        assert_eq!(from_message::<SettledPart>(&text).ok().and_then(|p| p.read()), Some(settled));
+    }
+
     /// What crosses as JSON text comes back as it was: a job holding a previous assignment, and an
     /// answer with its chips and its settled assignment.
     #[test]
@@ -592,10 +1183,12 @@ mod tests {
         let settled = Report::new(&first).settled(&first);
         let job = Job { version: 2, prior: Prior::Inline, scenario: Rc::new(settled) };
         assert!(job.scenario.previous.is_some());
-        let request = Request::Compute { jobs: vec![job.clone()], keep: vec![1, 2] };
+        let request = Request::Compute { jobs: vec![job.clone()], keep: vec![1, 2], history: None };
         let text = to_message(&request).unwrap_or_default();
         match from_message::<Request>(&text) {
-            Ok(Request::Compute { jobs, keep }) => assert_eq!((jobs, keep), (vec![job.clone()], vec![1, 2])),
+            Ok(Request::Compute { jobs, keep, history: None }) => {
+                assert_eq!((jobs, keep), (vec![job.clone()], vec![1, 2]))
+            }
             other => panic!("{other:?}"),
         }
         let answer = Engine::default().compute(vec![job], &[]).unwrap_or_else(|| panic!("no answer"));

@@ -785,19 +785,30 @@ impl GroupSummary {
         let uneven_count = uneven.len();
         uneven.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         uneven.truncate(SUMMARY_ENTRIES);
-        let mut flows: BTreeMap<(&str, Option<&str>), usize> = BTreeMap::new();
+        // Hashed, not ordered, while counting: a changed partition count can move nearly every
+        // partition (roundrobin), a million of them.
+        let mut flows: HashMap<(&str, Option<&str>), usize> = HashMap::new();
         let mut by_topic: BTreeMap<u32, usize> = BTreeMap::new();
+        // Moves come sorted by partition, topic by topic: each topic's name is looked up once.
+        let mut topic: Option<(&str, u32)> = None;
         for moved in &diff.moved {
             *flows.entry((moved.from.as_str(), moved.to.as_deref())).or_default() += 1;
-            *by_topic.entry(racks.topic_index(&moved.partition.topic)).or_default() += 1;
+            let name = &*moved.partition.topic;
+            let index = match topic {
+                Some((last, index)) if last == name => index,
+                _ => racks.topic_index(name),
+            };
+            topic = Some((name, index));
+            *by_topic.entry(index).or_default() += 1;
         }
-        let mut flows: Vec<Flow> = flows
+        let mut flows: Vec<((&str, Option<&str>), usize)> = flows.into_iter().collect();
+        // Most first; equal flows in (from, to) order.
+        flows.sort_unstable_by(|(a, a_count), (b, b_count)| b_count.cmp(a_count).then_with(|| a.cmp(b)));
+        flows.truncate(SUMMARY_ENTRIES);
+        let flows: Vec<Flow> = flows
             .into_iter()
             .map(|((from, to), count)| Flow { from: from.to_string(), to: to.map(str::to_string), count })
             .collect();
-        // Most first; equal flows stay in (from, to) order (the sort is stable).
-        flows.sort_by_key(|f| std::cmp::Reverse(f.count));
-        flows.truncate(SUMMARY_ENTRIES);
         let mut moved_by_topic: Vec<(u32, usize)> = by_topic.into_iter().collect();
         moved_by_topic.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
         moved_by_topic.truncate(SUMMARY_ENTRIES);

@@ -1,37 +1,53 @@
 //! The compute worker (a Web Worker built by Trunk from this binary): it runs the strategies for
-//! the page and keeps what each version settled into (`playground::work::Engine`). It answers one
-//! request at a time; the page sends the next only once it has the answer, so no stale work waits
-//! here.
+//! the page and keeps what each version settled into (`playground::work::Engine`). The page may
+//! run two, each computing its share of the strategies (`work::Share`, from the worker's name).
+//! It answers one request at a time; the page sends the next only once it has the answer, so no
+//! stale work waits here.
 
 use std::cell::RefCell;
 
-use playground::work::{from_message, to_message, Engine, Reply, Request};
+use playground::work::{from_message, to_message, Engine, Reply, Request, Share};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 fn main() {
     let Ok(scope) = web_sys::js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else { return };
-    let engine = RefCell::new(Engine::default());
+    // The page names each worker after its share of the strategies (`work::Share`).
+    let engine = RefCell::new(Engine::new(Share::named(&scope.name())));
     let replies = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
         let reply = match from_message::<Request>(&text) {
-            Ok(Request::Compute { jobs, keep }) => {
+            Ok(Request::Compute { jobs, keep, history }) => {
                 let clock = replies.performance();
                 let started = clock.as_ref().map_or(0.0, |c| c.now());
+                if let Some((version, parts)) = history {
+                    engine.borrow_mut().receive(version, &parts);
+                }
                 let answer = engine.borrow_mut().compute(jobs, &keep);
                 answer.map(|mut answer| {
                     answer.compute_ms = clock.as_ref().map_or(0.0, |c| c.now()) - started;
                     Reply::Answer(Box::new(answer))
                 })
             }
+            Ok(Request::Settle { jobs, keep, history }) => {
+                if let Some((version, parts)) = history {
+                    engine.borrow_mut().receive(version, &parts);
+                }
+                engine.borrow_mut().settle(jobs, &keep).map(|answer| Reply::Answer(Box::new(answer)))
+            }
+            Ok(Request::Generation { version, generation }) => {
+                engine.borrow_mut().generation(version, generation);
+                None
+            }
+            Ok(Request::Part { ticket, prior }) => Some(Reply::Part { ticket, part: engine.borrow().part(prior) }),
             Ok(Request::Member { version, request, again }) => {
                 let detail = engine.borrow_mut().member(version, &request, again);
                 Some(Reply::Member { version, request, current: detail.is_ok(), detail: detail.ok().flatten() })
             }
-            Ok(Request::Write { ticket, prior, scenario }) => {
-                Some(Reply::Written { ticket, texts: engine.borrow().write(prior, &scenario) })
+            Ok(Request::Write { ticket, prior, scenario, parts }) => {
+                Some(Reply::Written { ticket, texts: engine.borrow().write_with(prior, &scenario, &parts) })
             }
             Ok(Request::Walk { request, scenario }) => {
                 let frame = engine.borrow_mut().walk(&request, &scenario);
