@@ -6,6 +6,8 @@
 //! ```sh
 //! cargo run --release -p playground --example answer_costs [-- 1k|100k|1m]
 //! ```
+//!
+//! With `LOOP=1`, 200 runs of `Report::new` instead, to profile (`perf record`).
 
 use std::rc::Rc;
 use std::time::Instant;
