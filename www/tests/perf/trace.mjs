@@ -64,7 +64,9 @@ try {
     const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
     const main = events.filter((e) => names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
     const first = Math.min(...main.filter((e) => e.ts > 0).map((e) => e.ts));
-    for (const t of main.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur > 10_000)) {
+    if (OUT) writeFileSync(OUT, JSON.stringify(events));
+    // Top-level tasks: `RunTask`, or `ThreadControllerImpl::RunTask` in newer Chromium builds.
+    for (const t of main.filter((e) => /(^|::)RunTask$/.test(e.name) && e.ph === 'X' && e.dur > 10_000)) {
       const kids = main
         .filter((e) => e.ph === 'X' && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e.dur > 2000 && !/RunTask|RunMicrotasks/.test(e.name))
         .map((e) => `${e.name}${e.args?.data?.type ? '(' + e.args.data.type + ')' : ''} ${(e.dur / 1000).toFixed(1)}`)
