@@ -101,6 +101,18 @@ export const focusedName = (page) =>
     return !e || e === document.body ? null : (e.getAttribute('aria-label') ?? e.textContent);
   });
 
+/**
+ * JS that types `n` into topic `name`'s partition count and applies it at once (`input`, then
+ * `change`, as Enter or leaving the field do): for `page.evaluate` or a timed edit.
+ */
+export const typedCount = (name, n) => `{
+  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
+  const input = label.querySelector('input');
+  input.value = '${n}';
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}`;
+
 export const STRATEGIES = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 
 const chipSelector = (strategy, member) =>

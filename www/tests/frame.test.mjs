@@ -4,7 +4,7 @@
 // edit's busy results dim without a compositor animation (a layer made and dropped each edit).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
+import { openPlayground, panels, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
 
@@ -17,14 +17,6 @@ const WARM_UP = '18446744073709551615';
 function startingGroup() {
   const members = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? ['t0'] : ['t0', 't1', 't2'] }));
   return new Group({ t0: 12, t1: 12, t2: 12 }, members);
-}
-
-function scenarioText(group) {
-  return JSON.stringify({
-    version: 1,
-    topics: Object.entries(group.topics).map(([name, partitions]) => ({ name, partitions })),
-    consumers: group.members.map((m) => ({ id: m.id, topics: m.topics })),
-  });
 }
 
 /**
@@ -65,15 +57,6 @@ const recordMessages = (page) =>
     };
   });
 
-/** JS that types `n` into topic `name`'s partition count and applies it at once (as Enter does). */
-const typed = (name, n) => `{
-  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
-  const input = label.querySelector('input');
-  input.value = '${n}';
-  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
-  input.dispatchEvent(new Event('change', { bubbles: true }));
-}`;
-
 test('after the first answer the worker computes one warm-up, never painted; the next edit is kap batch', async () => {
   const group = startingGroup();
   const page = await env.browser.newPage();
@@ -81,7 +64,7 @@ test('after the first answer the worker computes one warm-up, never painted; the
   const { errors } = await (async () => {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(env.url + '#' + link(scenarioText(group), env.url).split('#')[1]);
+    await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
     return { errors };
   })();
   await page.waitForSelector('section[data-strategy]', { timeout: 30_000 });
@@ -98,7 +81,7 @@ test('after the first answer the worker computes one warm-up, never painted; the
   assert.deepEqual(await panels(page), shown);
 
   // The next edit rebalances from the answer on screen, as ever.
-  await page.evaluate(typed('t0', 11));
+  await page.evaluate(typedCount('t0', 11));
   group.topics.t0 = 11;
   shown = group.expected(shown);
   await resultsShown(page);
@@ -111,11 +94,11 @@ test('after the first answer the worker computes one warm-up, never painted; the
 
 test('busy results dim through --dim: no opacity animation (no layer) while the answer is on its way', async () => {
   const group = startingGroup();
-  const { page, errors } = await openPlayground(env, '#' + link(scenarioText(group), env.url).split('#')[1]);
+  const { page, errors } = await openPlayground(env, '#' + link(group.scenarioText(), env.url).split('#')[1]);
   // Once the edit is rendered (a microtask later), before its answer: the transitions the busy
   // state starts, by property and element.
   const started = await page.evaluate(`(async () => {
-    ${typed('t1', 11)}
+    ${typedCount('t1', 11)}
     await Promise.resolve();
     const results = document.querySelector('.results');
     if (results.getAttribute('aria-busy') !== 'true') return 'not busy';
@@ -141,7 +124,7 @@ test('the warm-up\'s answer renders no component (render counts of a debug build
   const group = startingGroup();
   const page = await env.browser.newPage();
   await recordMessages(page);
-  await page.goto(env.url + '#' + link(scenarioText(group), env.url).split('#')[1]);
+  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
   await resultsShown(page);
   await page.waitForFunction((v) => window.__answers.includes(v), WARM_UP, { timeout: 10_000 });
   const before = await page.evaluate(() => window.__rendersAtWarmUp);

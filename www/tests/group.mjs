@@ -15,6 +15,15 @@ export class Group {
     this.members = members.map((m) => ({ ...m, topics: [...m.topics] }));
   }
 
+  /** The group as a scenario file (format 1), for `kap link` and the page. */
+  scenarioText() {
+    return JSON.stringify({
+      version: 1,
+      topics: Object.entries(this.topics).map(([name, partitions]) => ({ name, partitions })),
+      consumers: this.members.map((m) => ({ id: m.id, topics: m.topics })),
+    });
+  }
+
   exists(chip) {
     const at = chip.lastIndexOf('-');
     const n = this.topics[chip.slice(0, at)];

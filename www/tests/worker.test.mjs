@@ -5,7 +5,7 @@
 // scenario that is no longer on screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, resultsShown as idle, useBrowser, waitForPanels } from './browser.mjs';
+import { openPlayground, panels, resultsShown as idle, typedCount, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
 
@@ -24,14 +24,6 @@ function startingGroup() {
   return new Group(topics, members);
 }
 
-function scenarioText(group) {
-  return JSON.stringify({
-    version: 1,
-    topics: Object.entries(group.topics).map(([name, partitions]) => ({ name, partitions })),
-    consumers: group.members.map((m) => ({ id: m.id, topics: m.topics })),
-  });
-}
-
 /**
  * In the page, from now on: every state of the results region (aria-busy, the version on screen,
  * the version painted), as each render leaves it.
@@ -46,18 +38,9 @@ const record = (page) =>
     new MutationObserver(note).observe(results, { attributes: true });
   });
 
-/** JS that types `n` into topic `name`'s partition count and applies it at once (as Enter does). */
-const typed = (name, n) => `{
-  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
-  const input = label.querySelector('input');
-  input.value = '${n}';
-  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
-  input.dispatchEvent(new Event('change', { bubbles: true }));
-}`;
-
 test('edits faster than the answers: the panels end on kap batch for the last scenario, never painting a stale one', async () => {
   const group = startingGroup();
-  const { page, errors } = await openPlayground(env, '#' + link(scenarioText(group), env.url).split('#')[1]);
+  const { page, errors } = await openPlayground(env, '#' + link(group.scenarioText(), env.url).split('#')[1]);
   let shown = group.expected(null);
   await waitForPanels(page, shown);
   assert.deepEqual(await panels(page), shown, 'as opened');
@@ -73,7 +56,7 @@ test('edits faster than the answers: the panels end on kap batch for the last sc
     ['t0', 102],
     ['t2', 7],
   ];
-  await page.evaluate(edits.map(([t, n]) => typed(t, n)).join('\n'));
+  await page.evaluate(edits.map(([t, n]) => typedCount(t, n)).join('\n'));
   for (const [topic, n] of edits) {
     group.topics[topic] = n;
     shown = group.expected(shown);
@@ -99,7 +82,7 @@ test('edits faster than the answers: the panels end on kap batch for the last sc
 
 test('edits while the worker computes: each answer painted is of the scenario on screen, and undo comes back to kap', async () => {
   const group = startingGroup();
-  const { page, errors } = await openPlayground(env, '#' + link(scenarioText(group), env.url).split('#')[1]);
+  const { page, errors } = await openPlayground(env, '#' + link(group.scenarioText(), env.url).split('#')[1]);
   let shown = group.expected(null);
   await waitForPanels(page, shown);
   await idle(page);
@@ -114,7 +97,7 @@ test('edits while the worker computes: each answer painted is of the scenario on
     ['t1', 104],
     ['t0', 105],
   ]) {
-    await page.evaluate(typed(topic, n));
+    await page.evaluate(typedCount(topic, n));
     await page.waitForTimeout(5);
     group.topics[topic] = n;
     shown = group.expected(shown);

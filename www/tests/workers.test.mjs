@@ -7,7 +7,7 @@
 // workers and handed back before the next edit builds on it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, exportScenario, panelDetails, resultsShown as idle, useBrowser } from './browser.mjs';
+import { collectErrors, exportScenario, panelDetails, resultsShown as idle, typedCount, useBrowser } from './browser.mjs';
 import { link } from './kap.mjs';
 
 const env = useBrowser();
@@ -34,15 +34,6 @@ async function open(cores) {
   return { page, errors, names: names.sort() };
 }
 
-/** JS that types `n` into topic `name`'s partition count and applies it at once (as Enter does). */
-const typed = (name, n) => `{
-  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
-  const input = label.querySelector('input');
-  input.value = '${n}';
-  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
-  input.dispatchEvent(new Event('change', { bubbles: true }));
-}`;
-
 /**
  * The same edits on `page`: a consumer joins; then three edits before any answer can come (the
  * first computed while the second waits and the third replaces it: the second is settled on the
@@ -52,9 +43,9 @@ async function edit(page) {
   await page.getByRole('button', { name: 'Add consumer', exact: true }).click();
   await idle(page, 60_000);
   const addConsumer = `[...document.querySelectorAll('button')].find((b) => b.textContent === 'Add consumer').click();`;
-  await page.evaluate([typed('t0', 1999), addConsumer, typed('t2', 1999)].join('\n'));
+  await page.evaluate([typedCount('t0', 1999), addConsumer, typedCount('t2', 1999)].join('\n'));
   await idle(page, 60_000);
-  await page.evaluate(typed('t1', 1998));
+  await page.evaluate(typedCount('t1', 1998));
   await idle(page, 60_000);
 }
 

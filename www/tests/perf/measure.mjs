@@ -40,7 +40,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { start } from '../browser.mjs';
+import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
 
 const args = process.argv.slice(2);
@@ -230,14 +230,6 @@ const timeFloor = (page, runs) =>
     return times;
   }, runs);
 
-/** JS that types `n` into the partition count of topic `name` and applies it (as Enter or leaving the field do). */
-const typeCount = (name, n) => `
-  const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of ${name}');
-  const input = label.querySelector('input');
-  input.value = '${n}';
-  input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '${n}' }));
-  input.dispatchEvent(new Event('change', { bubbles: true }));`;
-
 /**
  * Typed partition counts, alternating two topics so each edit is its own rebalance: t0 and t1 one
  * fewer, then back (one more would take Kafka's large test past the 1,000,000-partition limit).
@@ -247,7 +239,7 @@ async function edits(page, runs, partitions) {
   for (let i = 0; i < runs; i++) {
     const topic = i % 2 ? 't1' : 't0';
     const n = Math.floor(i / 2) % 2 ? partitions : partitions - 1;
-    rows.push(await timeEdit(page, typeCount(topic, n)));
+    rows.push(await timeEdit(page, typedCount(topic, n)));
   }
   return {
     edit_to_paint_ms: stats(rows.map((r) => r.paint)),
