@@ -27,7 +27,7 @@ use crate::ui::reveal::use_reveal;
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
-use crate::ui::Store;
+use crate::ui::{Same, Store};
 
 /// How long the URL and the saved work wait after an edit's answer is painted before they are
 /// written (then in an idle moment: encoding compresses the whole scenario).
@@ -322,18 +322,6 @@ fn EmbedView() -> Html {
             <Results embed=true />
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
         </div>
-    }
-}
-
-/// A value behind an `Rc`, compared by identity: the worker's answer is a new `Computed` each
-/// time, and one that did not change is the same `Rc`, so a component given it re-renders only
-/// for a new answer, not for every change of the store (an edit's busy state among them).
-#[derive(Clone)]
-pub struct Same<T>(pub Rc<T>);
-
-impl<T> PartialEq for Same<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 

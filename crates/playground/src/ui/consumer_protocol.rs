@@ -19,11 +19,11 @@ use yew::prelude::*;
 
 use playground::computed::Computed;
 
-use crate::app::Same;
 use crate::state::{Action, Edit, Field};
 use crate::ui::config::ClientList;
 use crate::ui::fields::{refusal, TextField};
 use crate::ui::panel::{MemberSource, StrategyPanel};
+use crate::ui::Same;
 use crate::ui::{topic_class, Store};
 
 /// The group's protocol, its server-side assignor and, on the consumer protocol, the topic ids.

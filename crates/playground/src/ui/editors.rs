@@ -21,7 +21,7 @@ use crate::state::{Action, Edit, Field, State};
 use crate::ui::fields::{refusal, CountField, TextField};
 use crate::ui::keys::{RowKey, RowKeys};
 use crate::ui::reveal::use_reveal;
-use crate::ui::{rendered, topic_class, Store};
+use crate::ui::{rendered, topic_class, Same, Store};
 
 /// Up to this many topics, each consumer's subscriptions are checkboxes in its row; beyond, a
 /// picker (one open at a time) keeps the editor from rendering a checkbox per consumer and topic.
@@ -203,17 +203,6 @@ fn use_remove(
     })
 }
 
-/// The scenario as an editor shows it, compared by identity: an answer from the worker, which
-/// changes what the panels show but never the scenario, does not re-render the editor.
-#[derive(Clone)]
-struct Shown(Rc<Scenario>);
-
-impl PartialEq for Shown {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 #[function_component]
 pub fn TopicsEditor() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
@@ -221,14 +210,16 @@ pub fn TopicsEditor() -> Html {
         let refused = refused_where(&store, |f| topic_of_field(f) == Some(index))?;
         Some((index, refused))
     });
-    html! { <TopicList scenario={Shown(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+    html! { <TopicList scenario={Same(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
 }
 
 /// An editor's list: the scenario it shows, the row whose field was refused last (and why), and
 /// the store's dispatcher; not the store's context, which would render it again for every answer.
 #[derive(Properties, PartialEq)]
 struct ListProps {
-    scenario: Shown,
+    /// Compared by identity: an answer from the worker, which changes what the panels show but
+    /// never the scenario, does not re-render the editor.
+    scenario: Same<Scenario>,
     refused: Option<(usize, (Field, AttrValue))>,
     dispatcher: Dispatcher,
 }
@@ -388,7 +379,7 @@ pub fn ConsumersEditor() -> Html {
         let refused = refused_where(&store, |f| consumer_of_field(f) == Some(index))?;
         Some((index, refused))
     });
-    html! { <ConsumerList scenario={Shown(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+    html! { <ConsumerList scenario={Same(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
 }
 
 /// Consumers added beyond the rows shown: a consumer that joins a group of more than

@@ -18,12 +18,27 @@ pub mod saved;
 pub mod share;
 pub mod weights;
 
+use std::rc::Rc;
+
 use yew::UseReducerHandle;
 
 use crate::state::State;
 
 /// The app model, shared through a context.
 pub type Store = UseReducerHandle<State>;
+
+/// A value behind an `Rc`, compared by identity, as a component's prop: the worker's answer is a
+/// new `Computed` each time and the scenario a new `Scenario` each edit, while one that did not
+/// change is the same `Rc`; so a component given it re-renders only when it changed (an answer
+/// does not re-render the editors, an edit's busy state does not re-render the panels).
+#[derive(Clone)]
+pub struct Same<T>(pub Rc<T>);
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 /// The colour class of the topic at `index`: eight Okabe–Ito colours, safe for colour-blind eyes.
 pub fn topic_class(index: usize) -> String {
