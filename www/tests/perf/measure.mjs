@@ -8,14 +8,15 @@
 // from a #v1. link made by `kap link`:
 //  - sizes: gzip -9 of dist/*.wasm and dist/*.js (the page's and the compute worker's);
 //  - 1,000 partitions × 50 consumers, two subscription sets (10 topics × 100; even consumers read
-//    all ten, odd ones t0–t4): edit → paint over --runs typed partition counts (median, max);
+//    all ten, odd ones t0–t4): edit → paint over --runs partition counts (median, max), two rows:
+//    each edit dispatched at the start of a frame, and each typed with the keyboard (below);
 //  - 100,000 partitions × 500 consumers (10 topics × 10,000, all subscribed): the load (navigation
 //    to the first painted answer) and edit → result over typed partition counts;
 //  - 1,000,000 partitions × 2,000 consumers (10 topics × 100,000, every consumer subscribed): the
 //    load and two edits → result. Kafka's large test has the same counts over 500 topics; here the
 //    topics are few so that the consumers editor (a checkbox per consumer and topic) stays small
 //    and the figures are the compute and the panels'.
-// Edit → paint: performance.now() before the edit's events are dispatched (the value set, `input`,
+// Edit → paint at the start of a frame (`edit_to_paint_ms`): performance.now() before the edit's events are dispatched (the value set, `input`,
 // then `change`, which applies it at once) at the start of a frame, then frame by frame until the
 // results region is no longer aria-busy and shows the new version (data-shown = data-version) as
 // that frame starts; the edit is painted once that frame is: the time when a task queued from the
@@ -29,6 +30,23 @@
 // bound the same way on the same page: instead of an edit, a task queued right away sets one
 // attribute, and the time runs to the painted frame that shows it. Edit → paint cannot be below it
 // (about 17 ms here): the answer in the first frame after the edit, and that frame's own rendering.
+// Typed (`typed_*`, 1,000 partitions only; a page of its own, loaded the same way): the same
+// counts typed as a person types them, through the browser's input (Playwright's `page.keyboard`,
+// i.e. CDP key events, which reach the page as a keyboard's do): the field focused and its text
+// selected, each digit a key (the field holds it: `SETTLE_MS`), then Enter, which applies it,
+// pressed at a random moment within a frame (a 0–17 ms pause after the digits, plus however long
+// the key takes to arrive). Timed as Chromium's Event Timing (INP) times an interaction, from the
+// Enter keydown's `timeStamp` (when the browser received the key, before it waited for the page's
+// thread), but to the painted frame that shows the answer (data-shown = data-version, results not
+// aria-busy; a MutationObserver sees it written, then the frame that follows is painted when a
+// task queued from its animation callbacks runs): INP proper ends at the frame that shows the
+// edit itself, which here changes nothing the eye sees, and at that frame's presentation rather
+// than at the end of the page's part of it. `typed_event_to_next_frame_ms`: from the event to the
+// start of the first frame after it (its animation callbacks' timestamp: negative when that frame
+// had begun before the key was handled), how the keys fell within the frames. The edit's own frame
+// is not at once here: an answer can be in it when the worker answers before the frame begins.
+// Both rows are reported: the frame-start row is the worst case of where a key can fall (its
+// answer never in the edit's own frame), the typed row the case of a person typing; neither alone.
 // The edits start 1 s after the first answer is painted (`--no-pause`: at once), as a person reads
 // the page before typing; the load figures are measured before that. `first_edit_ms` is the first
 // edit's own edit → paint (it is also in `edit_to_paint_ms`).
@@ -255,7 +273,105 @@ async function edits(page, runs, partitions) {
   };
 }
 
-async function group(env, label, text, runs, partitions, timeout) {
+/**
+ * In the page, before the key is pressed: on the next Enter keydown (a capture listener on the
+ * document, so before the page's own), the time from that event's `timeStamp` to the painted
+ * frame that shows the answer of the version it makes. Nothing polls meanwhile: a MutationObserver
+ * on the results region sees the answer's attributes written, asks for the next frame from there,
+ * and that frame is painted when a task queued from its animation callbacks runs (as in
+ * `timeEdit`). Resolves to { paint, toFrame (from the event to the start of the first frame after
+ * it), frames, dispatched, worker, decode, handle }.
+ */
+const armTyped = (page) =>
+  page.evaluate(
+    ([painted]) => {
+      const check = new Function(`return ${painted};`);
+      window.__typed = new Promise((resolve) => {
+        document.addEventListener(
+          'keydown',
+          (e) => {
+            if (e.key !== 'Enter') return;
+            const t0 = e.timeStamp;
+            const start = performance.now();
+            const results = document.querySelector('.results');
+            const before = results.dataset.version;
+            let toFrame = NaN;
+            let frames = 0;
+            const count = (ts) => {
+              if (Number.isNaN(toFrame)) toFrame = ts - t0;
+              frames++;
+            };
+            requestAnimationFrame(count);
+            // The event's own handling: this listener, then the page's (next task at the earliest).
+            setTimeout(() => (window.__typedDispatched = performance.now() - start));
+            const observer = new MutationObserver(() => {
+              if (results.dataset.version === before || !check()) return;
+              observer.disconnect();
+              requestAnimationFrame((ts) => {
+                count(ts);
+                const channel = new MessageChannel();
+                channel.port1.onmessage = () => {
+                  const last = (name) => performance.getEntriesByName(name, 'measure').at(-1)?.duration ?? NaN;
+                  resolve({
+                    paint: performance.now() - t0,
+                    toFrame,
+                    frames,
+                    worker: Number(results.dataset.computeMs),
+                    decode: last('answer:decode'),
+                    handle: last('answer:handle'),
+                  });
+                };
+                channel.port2.postMessage(0);
+              });
+            });
+            observer.observe(results, { attributes: true });
+          },
+          { capture: true, once: true },
+        );
+      });
+    },
+    [PAINTED],
+  );
+
+/**
+ * A person typing: `runs` partition counts typed with the keyboard (CDP key events, as a person's
+ * keys reach the page), each applied by Enter pressed at a random moment within a frame, and timed
+ * by `armTyped` from the Enter's event `timeStamp` to the painted frame showing the answer. The same
+ * counts and topics as `edits`.
+ */
+async function typedEdits(page, runs, partitions) {
+  const rows = [];
+  for (let i = 0; i < runs; i++) {
+    const topic = i % 2 ? 't1' : 't0';
+    const n = Math.floor(i / 2) % 2 ? partitions : partitions - 1;
+    // The field is focused and its text selected, as after a click into it; then each digit is a
+    // key (an `input` the field holds until Enter, or a pause of SETTLE_MS).
+    await page.evaluate((label) => {
+      const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
+      const input = field.querySelector('input');
+      input.focus();
+      input.select();
+    }, `Partitions of ${topic}`);
+    await page.keyboard.type(String(n));
+    await armTyped(page);
+    // Somewhere within a frame (16.7 ms at 60 Hz), not aligned with one.
+    await page.waitForTimeout(Math.random() * 17);
+    await page.keyboard.press('Enter');
+    rows.push(await page.evaluate(() => window.__typed));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  }
+  return {
+    typed_edit_to_paint_ms: stats(rows.map((r) => r.paint)),
+    typed_first_edit_ms: +rows[0].paint.toFixed(1),
+    typed_event_to_next_frame_ms: stats(rows.map((r) => r.toFrame)),
+    typed_frames_to_paint: stats(rows.map((r) => r.frames)),
+    typed_worker_ms: stats(rows.map((r) => r.worker)),
+    typed_answer_decode_ms: stats(rows.map((r) => r.decode)),
+    typed_answer_dispatch_and_render_ms: stats(rows.map((r) => r.handle)),
+  };
+}
+
+async function group(env, label, text, runs, partitions, timeout, typed = false) {
   const url = link(text, env.url);
   const { page, errors, load, blocked } = await open(env, url, timeout);
   const dom = await page.evaluate(() => document.getElementsByTagName('*').length);
@@ -265,6 +381,14 @@ async function group(env, label, text, runs, partitions, timeout) {
   result.floor_ms = stats(await timeFloor(page, Math.min(runs, 10)));
   result.errors = errors;
   await page.close();
+  if (typed) {
+    // A page of its own, so that its first edit is also the first after load.
+    const { page, errors } = await open(env, url, timeout);
+    if (PAUSE_MS) await page.waitForTimeout(PAUSE_MS);
+    Object.assign(result, await typedEdits(page, runs, partitions));
+    result.errors.push(...errors);
+    await page.close();
+  }
   log(label, result);
   return result;
 }
@@ -275,7 +399,7 @@ const result = { sizes: sizes() };
 log('sizes', result.sizes);
 try {
   const mixed = (i, names) => ({ topics: i % 2 ? names.slice(0, 5) : names });
-  result.partitions1000 = await group(env, '1,000 partitions × 50 consumers (two subscription sets)', scenario(10, 100, 50, mixed), RUNS, 100);
+  result.partitions1000 = await group(env, '1,000 partitions × 50 consumers (two subscription sets)', scenario(10, 100, 50, mixed), RUNS, 100, undefined, true);
   if (BIG) {
     result.partitions100k = await group(env, '100,000 partitions × 500 consumers', scenario(10, 10_000, 500), Math.min(RUNS, 6), 10_000, 600_000);
   }

@@ -20,6 +20,8 @@ const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : null;
 const SHAPE = args.includes('--million') ? [10, 100_000, 2000] : args.includes('--big') ? [10, 10_000, 500] : [10, 100, 50];
 // --load: trace the page's opening instead (navigation to the first painted answer).
 const LOAD = args.includes('--load');
+// --typed: each count typed with the keyboard and applied by Enter (see `typedEdit`).
+const TYPED = args.includes('--typed');
 
 function scenario(topics, partitions, consumers) {
   const names = Array.from({ length: topics }, (_, i) => `t${i}`);
@@ -91,6 +93,10 @@ async function edits(page) {
   const paints = [];
   for (let i = 0; i < EDITS; i++) {
     const n = Math.floor(i / 2) % 2 ? SHAPE[1] : SHAPE[1] - 1;
+    if (TYPED) {
+      paints.push(await typedEdit(page, i % 2 ? 't1' : 't0', n));
+      continue;
+    }
     const t = await page.evaluate(
       async ([act, painted]) => {
         const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -157,6 +163,56 @@ async function edits(page) {
   const rest = cpus.slice(1);
   if (rest.length) console.log(`\ncpu, median of edits 2–${cpus.length}: ${show(Object.fromEntries(Object.keys(rest[0]).map((k) => [k, median(rest.map((c) => c[k]))])))}`);
   if (cpus.length) console.log(`cpu, first edit: ${show(cpus[0])}`);
+}
+
+/**
+ * `--typed`: the count typed with the keyboard and applied by Enter, at a random moment within a
+ * frame (as `measure.mjs`'s typed row): `edit:start` is marked at the Enter's event `timeStamp`,
+ * `edit:painted` after the painted frame that shows the answer.
+ */
+async function typedEdit(page, topic, n) {
+  await page.evaluate((label) => {
+    const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
+    field.querySelector('input').focus();
+    field.querySelector('input').select();
+  }, `Partitions of ${topic}`);
+  await page.keyboard.type(String(n));
+  await page.evaluate(
+    ([painted]) => {
+      const check = new Function(`return ${painted};`);
+      window.__typed = new Promise((resolve) => {
+        document.addEventListener(
+          'keydown',
+          (e) => {
+            if (e.key !== 'Enter') return;
+            performance.mark('edit:start', { startTime: e.timeStamp });
+            const results = document.querySelector('.results');
+            const before = results.dataset.version;
+            const observer = new MutationObserver(() => {
+              if (results.dataset.version === before || !check()) return;
+              observer.disconnect();
+              requestAnimationFrame(() => {
+                const channel = new MessageChannel();
+                channel.port1.onmessage = () => {
+                  performance.mark('edit:painted');
+                  resolve(performance.now() - e.timeStamp);
+                };
+                channel.port2.postMessage(0);
+              });
+            });
+            observer.observe(results, { attributes: true });
+          },
+          { capture: true, once: true },
+        );
+      });
+    },
+    [PAINTED],
+  );
+  await page.waitForTimeout(Math.random() * 17);
+  await page.keyboard.press('Enter');
+  const paint = await page.evaluate(() => window.__typed);
+  await page.waitForTimeout(100);
+  return paint;
 }
 
 /** CPU ms (the trace's `tdur`) of an edit's phases, from its start mark to its painted mark. */
