@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use playground::work::{self, Answer, Job, Prior, Version};
+use playground::work::{self, Answer, Job, Prior, Version, WARM_UP};
 pub use scenario::edit::{Edit, EditError, Field};
 use scenario::{Previous, Scenario};
 use yew::Reducible;
@@ -405,16 +405,13 @@ impl State {
 /// The banner when the worker no longer had what a scenario was built on.
 const LOST: &str = "This step's previous assignment is no longer kept (a very large group keeps few undo steps): it is shown as a fresh group.";
 
-/// The version of the warm-up's job (see [`State::warm_up`]): no scenario has it, so its answer is
-/// never painted.
-pub const WARM_UP: Version = Version::MAX;
-
 impl State {
-    /// The warm-up, sent once the first answer is painted: an edit the person might make next
+    /// The warm-up (version [`WARM_UP`]), sent once the first answer is painted: an edit the person might make next
     /// ([`edited_copy`]: the scenario on screen settled, one partition fewer on a topic), computed
     /// by the worker and dropped; the page reads its answer as any other (and drops it unpainted).
     /// Both wasm programs start every function cold (V8 compiles it on its first call, then again
-    /// optimised once it has run enough, in the background); the first edit after load ran the
+    /// optimised once it has run enough, in the background: the worker computes the warm-up
+    /// [`work::WARM_UP_ROUNDS`] times); the first edit after load ran the
     /// sticky assignors from an owned assignment, the diff and the answer's reading for the first
     /// time, and its optimised compiles (about 200 ms of one core at 1,000 partitions, traced)
     /// took the two cores from that edit's answer. An unchanged group (the warm-up of stop 17)

@@ -87,7 +87,7 @@ async function edits(page) {
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
   await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,v8.execute,toplevel',
+    categories: process.env.TRACE_CATEGORIES ?? 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,v8.execute,toplevel',
     transferMode: 'ReportEvents',
   });
   const paints = [];
