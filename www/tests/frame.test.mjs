@@ -1,7 +1,8 @@
 // An edit's frames (issue 9, 1,000 partitions × 50 consumers): once the first answer is painted,
-// the page has the worker compute the rebalance the next edit starts from, once, and never paints
-// its answer (it warms both programs' code, which V8 otherwise compiles during the first edit); an
-// edit's busy results dim without a compositor animation (a layer made and dropped each edit).
+// the page has the workers compute an edit the person might make next (one partition fewer on the
+// first topic), in rounds, each once the last one's answer is in, and never paints their answers
+// (they warm both programs' code, which V8 otherwise compiles during the first edit); an edit's
+// busy results dim without a compositor animation (a layer made and dropped each edit).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, panels, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
@@ -10,8 +11,11 @@ import { link } from './kap.mjs';
 
 const env = useBrowser();
 
-/** `State`'s warm-up version (`state::WARM_UP`, u64::MAX), as it crosses in a message's text. */
-const WARM_UP = '18446744073709551615';
+/** `State`'s warm-up versions (`state::WARM_UP` - round, u64::MAX down), as they cross in a message's text. */
+const WARM_UP_ROUNDS = 4;
+const WARM_UPS = Array.from({ length: WARM_UP_ROUNDS }, (_, round) => String(2n ** 64n - 1n - BigInt(round)));
+const WARM_UP = WARM_UPS[0];
+const LAST_WARM_UP = WARM_UPS.at(-1);
 
 /** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
 function startingGroup() {
@@ -33,7 +37,13 @@ const recordMessages = (page) =>
     Worker.prototype.postMessage = function (message, ...rest) {
       if (this.__index === 0 && message.startsWith('{"Compute"')) {
         const jobs = message.slice(0, message.indexOf('"keep"'));
-        window.__computes.push([...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]));
+        const versions = [...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]);
+        window.__computes.push(versions);
+        if (versions[0].startsWith('1844674407370955')) {
+          // A warm-up's job: t0's partition count in it.
+          window.__warmUpPartitions = window.__warmUpPartitions ?? [];
+          window.__warmUpPartitions.push(JSON.parse(message).Compute.jobs[0].scenario.topics[0].partitions);
+        }
       }
       return post.call(this, message, ...rest);
     };
@@ -57,7 +67,7 @@ const recordMessages = (page) =>
     };
   });
 
-test('after the first answer the worker computes one warm-up, never painted; the next edit is kap batch', async () => {
+test('after the first answer the workers compute the warm-up rounds, never painted; the next edit is kap batch', async () => {
   const group = startingGroup();
   const page = await env.browser.newPage();
   await recordMessages(page);
@@ -71,10 +81,13 @@ test('after the first answer the worker computes one warm-up, never painted; the
   await resultsShown(page);
   let shown = group.expected(null);
   await waitForPanels(page, shown);
-  await page.waitForFunction((v) => window.__answers.includes(v), WARM_UP, { timeout: 10_000 });
+  await page.waitForFunction((v) => window.__answers.includes(v), LAST_WARM_UP, { timeout: 10_000 });
   const computes = await page.evaluate(() => window.__computes);
-  assert.deepEqual(computes, [['1'], [WARM_UP]], 'the first version, then one warm-up');
-  assert.deepEqual(await page.evaluate(() => window.__answers), ['1', WARM_UP]);
+  assert.deepEqual(computes, [['1'], ...WARM_UPS.map((v) => [v])], 'the first version, then the warm-up rounds');
+  assert.deepEqual(await page.evaluate(() => window.__answers), ['1', ...WARM_UPS]);
+  // Each round is the settled group with one partition fewer on t0, as typing 11 would make it.
+  const scenarios = await page.evaluate(() => window.__warmUpPartitions);
+  assert.deepEqual(scenarios, WARM_UPS.map(() => 11));
   // Its answer is not painted: the same version on screen, not busy, the same panels.
   const results = await page.$eval('.results', (r) => [r.getAttribute('aria-busy'), r.dataset.version, r.dataset.shown]);
   assert.deepEqual(results, ['false', '1', '1']);
@@ -87,7 +100,7 @@ test('after the first answer the worker computes one warm-up, never painted; the
   await resultsShown(page);
   await waitForPanels(page, shown);
   assert.deepEqual(await panels(page), shown, 'after the edit');
-  assert.deepEqual((await page.evaluate(() => window.__computes)).slice(2), [['2']], 'no second warm-up');
+  assert.deepEqual((await page.evaluate(() => window.__computes)).slice(1 + WARM_UP_ROUNDS), [['2']], 'no more warm-up');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use playground::work::{self, Answer, Job, Prior, Version, WARM_UP};
+use playground::work::{self, Answer, Job, Prior, Version};
 pub use scenario::edit::{Edit, EditError, Field};
 use scenario::{Previous, Scenario};
 use yew::Reducible;
@@ -405,27 +405,56 @@ impl State {
 /// The banner when the worker no longer had what a scenario was built on.
 const LOST: &str = "This step's previous assignment is no longer kept (a very large group keeps few undo steps): it is shown as a fresh group.";
 
+/// The version of the warm-up's first round (see [`State::warm_up`]); round `r` is `WARM_UP - r`.
+/// No scenario has these, so their answers are never painted.
+pub const WARM_UP: Version = Version::MAX;
+
+/// How many rounds of the warm-up the page asks for, each once the last one's answer is in.
+pub const WARM_UP_ROUNDS: Version = 4;
+
+/// The warm-up round that `version` is, if it is one.
+fn warm_up_round(version: Version) -> Option<Version> {
+    Some(WARM_UP - version).filter(|round| *round < WARM_UP_ROUNDS)
+}
+
 impl State {
-    /// The warm-up (version [`WARM_UP`]), sent once the first answer is painted: an edit the person might make next
+    /// Round `round` of the warm-up (version `WARM_UP - round`): an edit the person might make next
     /// ([`edited_copy`]: the scenario on screen settled, one partition fewer on a topic), computed
-    /// by the worker and dropped; the page reads its answer as any other (and drops it unpainted).
-    /// Both wasm programs start every function cold (V8 compiles it on its first call, then again
-    /// optimised once it has run enough, in the background: the worker computes the warm-up
-    /// [`work::WARM_UP_ROUNDS`] times); the first edit after load ran the
-    /// sticky assignors from an owned assignment, the diff and the answer's reading for the first
-    /// time, and its optimised compiles (about 200 ms of one core at 1,000 partitions, traced)
-    /// took the two cores from that edit's answer. An unchanged group (the warm-up of stop 17)
-    /// still left the first edit 99–105 ms: with nothing revoked, sticky's revocation, the moves
-    /// of the diff and their checks never ran. This runs them while the person reads the page.
+    /// by the workers and read by the page as any answer is, then dropped unpainted. The first
+    /// round goes once the first answer is painted, each next one once the last one's answer is
+    /// in, while the person has made no edit ([`WARM_UP_ROUNDS`] in all).
+    ///
+    /// Both wasm programs start every function cold: V8 compiles it on its first call, then again,
+    /// optimised and in the background, once it has run long enough (its tiering budget). The first
+    /// edit after load was the first to run the sticky assignors from an owned assignment, the
+    /// diff and the answer's reading, and its optimised compiles (about 200 ms of one core at
+    /// 1,000 partitions, traced) took the two cores from that edit's answer. One round of the
+    /// unchanged group (stop 17) still left 26 functions to compile in the first edit (traced with
+    /// `--js-flags=--trace-wasm-compilation-times`): nothing revoked, no moves to diff and check,
+    /// and the largest functions (reading and writing the messages, the worker's and the page's
+    /// handlers) short of their budget after one message. The rounds run them while the person
+    /// reads the page.
+    ///
     /// Only for a group whose settled assignment crosses (at most [`work::INLINE_ENTRIES`]
-    /// entries): a few milliseconds of the worker, never more than an edit's own.
-    fn warm_up(&self) -> Option<(Job, Vec<Version>)> {
-        if self.pending() || work::settled_entries(&self.scenario) > work::INLINE_ENTRIES {
+    /// entries): a few milliseconds of the worker a round, never more than an edit's own.
+    fn warm_up(&self, round: Version) -> Option<(Job, Vec<Version>)> {
+        let edited = !self.undo.is_empty() || !self.redo.is_empty();
+        if round >= WARM_UP_ROUNDS || edited || self.pending() {
+            return None;
+        }
+        if work::settled_entries(&self.scenario) > work::INLINE_ENTRIES {
             return None;
         }
         let (settled, prior) = self.step.settled();
         let scenario = edited_copy(&settled).map_or(settled, Rc::new);
-        Some((Job { version: WARM_UP, prior, scenario }, self.keep()))
+        Some((Job { version: WARM_UP - round, prior, scenario }, self.keep()))
+    }
+
+    /// Hands round `round` of the warm-up to the worker, if it is due.
+    fn send_warm_up(&self, round: Version) {
+        if let (Some(send), Some((job, keep))) = (&self.outbox.0, self.warm_up(round)) {
+            send(vec![job], keep);
+        }
     }
 }
 
@@ -443,8 +472,14 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         // An answer no scenario waits for changes nothing: the same state, so nothing renders.
-        if matches!(&action, Action::Computed(answer) if self.stale(answer)) {
-            return self;
+        if let Action::Computed(answer) = &action {
+            if self.stale(answer) {
+                // A warm-up round's: the next round goes.
+                if let Some(round) = warm_up_round(answer.version) {
+                    self.send_warm_up(round + 1);
+                }
+                return self;
+            }
         }
         let next = self.apply(action);
         if let Some(send) = &next.outbox.0 {
@@ -455,9 +490,7 @@ impl Reducible for State {
                 }
             } else if self.shown_version == 0 && next.shown_version != 0 {
                 // The first answer is painted: the worker is idle, the person reading.
-                if let Some((job, keep)) = next.warm_up() {
-                    send(vec![job], keep);
-                }
+                next.send_warm_up(0);
             }
         }
         Rc::new(next)
@@ -678,43 +711,68 @@ mod tests {
         Box::new(answer.unwrap_or_else(|| panic!("no answer to {jobs:?}")))
     }
 
-    /// Once the first answer is painted, the worker computes the rebalance the next edit starts
-    /// from, once, unchanged; its answer changes nothing on the page, not even the state's
-    /// identity (nothing renders), and the worker keeps what the page needs.
+    /// Once the first answer is painted, the workers compute an edit the person might make next,
+    /// in rounds, each once the last one's answer is in; those answers change nothing on the page,
+    /// not even the state's identity (nothing renders), and the worker keeps what the page needs.
     #[test]
-    fn the_first_answer_painted_sends_one_warm_up_whose_answer_changes_nothing() {
+    fn the_first_answer_painted_starts_the_warm_up_whose_answers_change_nothing() {
         let (outbox, sent) = recording();
         let first = scenario::presets::find("sticky-crash-c1").and_then(|p| p.scenario().ok()).unwrap_or_default();
         let state = Rc::new(State::new(first).with_outbox(outbox));
         let jobs = state.jobs().unwrap_or_default();
         let painted = Rc::clone(&state).reduce(Action::Computed(worker_answer(&(jobs, state.keep()))));
         assert!(!painted.pending());
-        let warm_up = sent.borrow()[0].clone();
-        assert_eq!(sent.borrow().len(), 1);
-        let (job, keep) = (&warm_up.0[0], &warm_up.1);
-        assert_eq!((warm_up.0.len(), job.version), (1, WARM_UP));
         // An edit from the next edit's starting point: the scenario settled, one partition fewer
         // on its first topic, as typing that count would make it.
         let (settled, prior) = painted.step.settled();
         let typed = Edit::SetPartitions { topic: 0, partitions: settled.topics[0].partitions - 1 };
-        assert_eq!((&*job.scenario, job.prior), (&typed.apply(&settled).unwrap(), prior));
-        assert_eq!(*keep, painted.keep());
-        let answer = worker_answer(&warm_up);
-        assert_eq!(answer.version, WARM_UP);
-        // It rebalances as that edit would: its answer is that edit's, not the page's.
-        let reference = the_old_way(&painted.scenario, &[typed]);
-        assert_eq!(answer.computed, Computed::new(&Report::new(&reference), &reference));
-        assert_ne!(answer.computed, *painted.shown);
-        let after = Rc::clone(&painted).reduce(Action::Computed(answer));
-        assert!(Rc::ptr_eq(&after, &painted));
-        // An edit now is computed as ever, and sends no second warm-up.
+        let reference = the_old_way(&painted.scenario, &[typed.clone()]);
+        let mut after = Rc::clone(&painted);
+        for round in 0..WARM_UP_ROUNDS {
+            assert_eq!(sent.borrow().len() as u64, round + 1);
+            let warm_up = sent.borrow().last().cloned().unwrap_or_default();
+            let (job, keep) = (&warm_up.0[0], &warm_up.1);
+            assert_eq!((warm_up.0.len(), job.version), (1, WARM_UP - round));
+            assert_eq!((&*job.scenario, job.prior), (&typed.apply(&settled).unwrap(), prior));
+            assert_eq!(*keep, painted.keep());
+            let answer = worker_answer(&warm_up);
+            assert_eq!(answer.version, WARM_UP - round);
+            // It rebalances as that edit would: its answer is that edit's, not the page's.
+            assert_eq!(answer.computed, Computed::new(&Report::new(&reference), &reference));
+            assert_ne!(answer.computed, *painted.shown);
+            after = Rc::clone(&after).reduce(Action::Computed(answer));
+            assert!(Rc::ptr_eq(&after, &painted));
+        }
+        // The last round's answer asks for no other.
+        assert_eq!(sent.borrow().len() as u64, WARM_UP_ROUNDS);
+        // An edit now is computed as ever.
         let edited = after.reduce(Action::Edit(Edit::AddConsumer));
         let request = sent.borrow().last().cloned().unwrap_or_default();
         assert_eq!(request.0.iter().map(|j| j.version).collect::<Vec<_>>(), [edited.version()]);
         let answered = Rc::clone(&edited).reduce(Action::Computed(worker_answer(&request)));
-        assert_eq!(sent.borrow().len(), 2);
+        assert_eq!(sent.borrow().len() as u64, WARM_UP_ROUNDS + 1);
         let reference = the_old_way(&painted.scenario, &[Edit::AddConsumer]);
         assert_eq!(*answered.shown, Computed::new(&Report::new(&reference), &reference));
+    }
+
+    /// Once the person edits, the warm-up stops: a round's answer that comes after the edit asks
+    /// for no other (the workers are the edit's).
+    #[test]
+    fn an_edit_stops_the_warm_up() {
+        let (outbox, sent) = recording();
+        let scenario = scenario::presets::find("range-imbalance").and_then(|p| p.scenario().ok()).unwrap_or_default();
+        let first = Rc::new(State::new(scenario).with_outbox(outbox));
+        let jobs = first.jobs().unwrap_or_default();
+        let painted = Rc::clone(&first).reduce(Action::Computed(worker_answer(&(jobs, first.keep()))));
+        let warm_up = sent.borrow()[0].clone();
+        let edited = painted.reduce(Action::Edit(Edit::AddConsumer));
+        let late = worker_answer(&warm_up);
+        let after = Rc::clone(&edited).reduce(Action::Computed(late));
+        assert!(Rc::ptr_eq(&after, &edited));
+        // The first round, then the edit: nothing more.
+        let versions: Vec<Vec<Version>> =
+            sent.borrow().iter().map(|(jobs, _)| jobs.iter().map(|j| j.version).collect()).collect();
+        assert_eq!(versions, [vec![WARM_UP], vec![edited.version()]]);
     }
 
     /// A group without a partition warms up on itself, unchanged: there is no count to lower.

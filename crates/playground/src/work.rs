@@ -31,18 +31,6 @@ use crate::computed::Computed;
 /// A scenario's number: each scenario the page shows gets the next one.
 pub type Version = u64;
 
-/// The version of the page's warm-up (`state::State::warm_up`): no scenario has it, so its answer
-/// is never painted.
-pub const WARM_UP: Version = Version::MAX;
-
-/// How many times a worker computes the warm-up (issue 9, the first edit after load). V8 compiles
-/// a wasm function optimised, in the background, once it has run long enough (its tiering budget);
-/// one rebalance of 1,000 partitions left the largest functions (reading the job, the sticky
-/// assignors, writing the answer) short of it, and the first edit paid their compiles: about 190 ms
-/// of a core, traced (`--js-flags=--trace-wasm-compilation-times`: 26 functions in that edit).
-/// Each round reads the job and writes the answer as the messages do; a few milliseconds each.
-pub const WARM_UP_ROUNDS: usize = 4;
-
 /// Above this many assigned entries (partitions × strategies), a previous assignment stays in the
 /// worker: crossing the worker boundary and being held by every undo step costs in proportion.
 /// 20,000 entries is 5,000 partitions under four strategies, the size above which rows summarise.
@@ -674,9 +662,6 @@ impl Engine {
             // A version settled already (its answer came after the page had moved on) is not
             // settled again.
             if last && answer_last {
-                if job.version == WARM_UP {
-                    self.warm_up(&job);
-                }
                 answer = Some(self.run(job, true));
             } else if let Some(settled) = self.settled.get(&job.version) {
                 let generation = settled.generation;
@@ -686,16 +671,6 @@ impl Engine {
             }
         }
         answer
-    }
-
-    /// The warm-up's extra rounds ([`WARM_UP_ROUNDS`]): `job` read from its message, computed and
-    /// its answer written, each time; what they leave is what the last round (the caller's) replaces.
-    fn warm_up(&mut self, job: &Job) {
-        for _ in 1..WARM_UP_ROUNDS {
-            let read = to_message(job).ok().and_then(|text| from_message::<Job>(&text).ok());
-            let answer = self.run(read.unwrap_or_else(|| job.clone()), true);
-            let _ = to_message(&Reply::Answer(Box::new(answer)));
-        }
     }
 
     /// The other workers' `parts` of what `version` settled into, put with this one's: a job on
@@ -891,26 +866,6 @@ mod tests {
 
     fn versions(jobs: &Option<Vec<Job>>) -> Option<Vec<Version>> {
         jobs.as_ref().map(|jobs| jobs.iter().map(|j| j.version).collect())
-    }
-
-    /// The warm-up's rounds leave the worker as one computation would: the same answer, and what
-    /// the versions the page keeps settled into, untouched.
-    #[test]
-    fn the_warm_up_computed_in_rounds_answers_as_once() {
-        let first = Job { version: 1, prior: Prior::Inline, scenario: Rc::new(preset("sticky-crash-c1")) };
-        let mut engine = Engine::default();
-        let painted = engine.compute(vec![first.clone()], &[]).unwrap_or_else(|| panic!("no answer"));
-        let settled = Scenario { previous: painted.settled.clone(), ..preset("sticky-crash-c1") };
-        let warm_up = Job { version: WARM_UP, prior: Prior::Inline, scenario: Rc::new(settled) };
-        let answer = engine.compute(vec![warm_up.clone()], &[1]).unwrap_or_else(|| panic!("no answer"));
-        // The same job under another version is computed once.
-        let once = Job { version: 2, ..warm_up };
-        let once = Engine::default().compute(vec![once], &[]).unwrap_or_else(|| panic!("no answer"));
-        assert_eq!(answer, Answer { version: WARM_UP, ..once });
-        // Version 1's settled assignment, which the page keeps, is what it was.
-        let again = engine.settle(vec![first], &[1]).unwrap_or_else(|| panic!("no answer"));
-        assert_eq!(again.generation, painted.generation);
-        assert_eq!(engine.settled.get(&1).map(|p| (**p).clone()), painted.settled);
     }
 
     #[test]
