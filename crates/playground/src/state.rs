@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use playground::work::{self, Answer, Job, Prior, Version};
+use playground::work::{self, warm_up_round, Answer, Job, Prior, Version, WARM_UP, WARM_UP_ROUNDS};
 pub use scenario::edit::{Edit, EditError, Field};
 use scenario::{Previous, Scenario};
 use yew::Reducible;
@@ -405,18 +405,6 @@ impl State {
 /// The banner when the worker no longer had what a scenario was built on.
 const LOST: &str = "This step's previous assignment is no longer kept (a very large group keeps few undo steps): it is shown as a fresh group.";
 
-/// The version of the warm-up's first round (see [`State::warm_up`]); round `r` is `WARM_UP - r`.
-/// No scenario has these, so their answers are never painted.
-pub const WARM_UP: Version = Version::MAX;
-
-/// How many rounds of the warm-up the page asks for, each once the last one's answer is in.
-pub const WARM_UP_ROUNDS: Version = 4;
-
-/// The warm-up round that `version` is, if it is one.
-fn warm_up_round(version: Version) -> Option<Version> {
-    Some(WARM_UP - version).filter(|round| *round < WARM_UP_ROUNDS)
-}
-
 impl State {
     /// Round `round` of the warm-up (version `WARM_UP - round`): an edit the person might make next
     /// ([`edited_copy`]: the scenario on screen settled, one partition fewer on a topic), computed
@@ -432,8 +420,9 @@ impl State {
     /// unchanged group (stop 17) still left 26 functions to compile in the first edit (traced with
     /// `--js-flags=--trace-wasm-compilation-times`): nothing revoked, no moves to diff and check,
     /// and the largest functions (reading and writing the messages, the worker's and the page's
-    /// handlers) short of their budget after one message. The rounds run them while the person
-    /// reads the page.
+    /// handlers) short of their budget after one message, and the worker's first write of the
+    /// scenario (after the answer, `work::Engine::run` writes the warm-up too). The rounds run
+    /// them while the person reads the page.
     ///
     /// Only for a group whose settled assignment crosses (at most [`work::INLINE_ENTRIES`]
     /// entries): a few milliseconds of the worker a round, never more than an edit's own.

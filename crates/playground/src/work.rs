@@ -31,6 +31,18 @@ use crate::computed::Computed;
 /// A scenario's number: each scenario the page shows gets the next one.
 pub type Version = u64;
 
+/// The version of the page's warm-up's first round (`state::State::warm_up`); round `r` is
+/// `WARM_UP - r`. No scenario has these, so their answers are never painted.
+pub const WARM_UP: Version = Version::MAX;
+
+/// How many rounds of the warm-up the page asks for, each once the last one's answer is in.
+pub const WARM_UP_ROUNDS: Version = 4;
+
+/// The warm-up round that `version` is, if it is one.
+pub fn warm_up_round(version: Version) -> Option<Version> {
+    Some(WARM_UP - version).filter(|round| *round < WARM_UP_ROUNDS)
+}
+
 /// Above this many assigned entries (partitions × strategies), a previous assignment stays in the
 /// worker: crossing the worker boundary and being held by every undo step costs in proportion.
 /// 20,000 entries is 5,000 partitions under four strategies, the size above which rows summarise.
@@ -720,6 +732,12 @@ impl Engine {
             generation: settled.generation,
             compute_ms: 0.0,
         };
+        if warm_up_round(job.version).is_some() && self.share != Share::Help {
+            // After each edit's answer the page has this worker write the scenario (its link and
+            // saved copy, `Request::Write`); the first edit's write was the largest code it still
+            // had V8 compile optimised (traced): the warm-up writes too.
+            let _ = crate::travel::Texts::of(&whole);
+        }
         self.settled.insert(job.version, Rc::new(settled));
         self.last = None;
         if answered && !shows_chips(report.total_partitions, report.members.len()) {
