@@ -60,6 +60,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
+import { PAINTED, typeCount } from './typing.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 20) || 20;
@@ -151,9 +152,6 @@ const INSTRUMENT = () => {
   }, 10);
 };
 
-/** Whether the results region paints the answer of the scenario on screen. */
-const PAINTED = `(() => { const r = document.querySelector('.results');
-  return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'; })()`;
 
 /** Opens `url` and waits for the first painted answer: the load time and the main thread's worst block. */
 async function open(env, url, timeout = 120_000) {
@@ -274,91 +272,16 @@ async function edits(page, runs, partitions) {
 }
 
 /**
- * In the page, before the key is pressed: on the next Enter keydown (a capture listener on the
- * document, so before the page's own), the time from that event's `timeStamp` to the painted
- * frame that shows the answer of the version it makes. Nothing polls meanwhile: a MutationObserver
- * on the results region sees the answer's attributes written, asks for the next frame from there,
- * and that frame is painted when a task queued from its animation callbacks runs (as in
- * `timeEdit`). Resolves to { paint, toFrame (from the event to the start of the first frame after
- * it), frames, dispatched, worker, decode, handle }.
- */
-const armTyped = (page) =>
-  page.evaluate(
-    ([painted]) => {
-      const check = new Function(`return ${painted};`);
-      window.__typed = new Promise((resolve) => {
-        document.addEventListener(
-          'keydown',
-          (e) => {
-            if (e.key !== 'Enter') return;
-            const t0 = e.timeStamp;
-            const start = performance.now();
-            const results = document.querySelector('.results');
-            const before = results.dataset.version;
-            let toFrame = NaN;
-            let frames = 0;
-            const count = (ts) => {
-              if (Number.isNaN(toFrame)) toFrame = ts - t0;
-              frames++;
-            };
-            requestAnimationFrame(count);
-            // The event's own handling: this listener, then the page's (next task at the earliest).
-            setTimeout(() => (window.__typedDispatched = performance.now() - start));
-            const observer = new MutationObserver(() => {
-              if (results.dataset.version === before || !check()) return;
-              observer.disconnect();
-              requestAnimationFrame((ts) => {
-                count(ts);
-                const channel = new MessageChannel();
-                channel.port1.onmessage = () => {
-                  const last = (name) => performance.getEntriesByName(name, 'measure').at(-1)?.duration ?? NaN;
-                  resolve({
-                    paint: performance.now() - t0,
-                    toFrame,
-                    frames,
-                    worker: Number(results.dataset.computeMs),
-                    decode: last('answer:decode'),
-                    handle: last('answer:handle'),
-                  });
-                };
-                channel.port2.postMessage(0);
-              });
-            });
-            observer.observe(results, { attributes: true });
-          },
-          { capture: true, once: true },
-        );
-      });
-    },
-    [PAINTED],
-  );
-
-/**
- * A person typing: `runs` partition counts typed with the keyboard (CDP key events, as a person's
- * keys reach the page), each applied by Enter pressed at a random moment within a frame, and timed
- * by `armTyped` from the Enter's event `timeStamp` to the painted frame showing the answer. The same
- * counts and topics as `edits`.
+ * A person typing: `runs` partition counts typed with the keyboard, each applied by Enter pressed at
+ * a random moment within a frame, timed from the Enter's event `timeStamp` to the painted frame
+ * showing the answer (`typing.mjs`). The same counts and topics as `edits`.
  */
 async function typedEdits(page, runs, partitions) {
   const rows = [];
   for (let i = 0; i < runs; i++) {
     const topic = i % 2 ? 't1' : 't0';
     const n = Math.floor(i / 2) % 2 ? partitions : partitions - 1;
-    // The field is focused and its text selected, as after a click into it; then each digit is a
-    // key (an `input` the field holds until Enter, or a pause of SETTLE_MS).
-    await page.evaluate((label) => {
-      const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
-      const input = field.querySelector('input');
-      input.focus();
-      input.select();
-    }, `Partitions of ${topic}`);
-    await page.keyboard.type(String(n));
-    await armTyped(page);
-    // Somewhere within a frame (16.7 ms at 60 Hz), not aligned with one.
-    await page.waitForTimeout(Math.random() * 17);
-    await page.keyboard.press('Enter');
-    rows.push(await page.evaluate(() => window.__typed));
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    rows.push(await typeCount(page, topic, n));
   }
   return {
     typed_edit_to_paint_ms: stats(rows.map((r) => r.paint)),

@@ -13,6 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
+import { PAINTED, typeCount as typeWithKeyboard } from './typing.mjs';
 
 const args = process.argv.slice(2);
 const EDITS = Number(args[args.indexOf('--edits') + 1] || 5) || 5;
@@ -20,7 +21,7 @@ const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : null;
 const SHAPE = args.includes('--million') ? [10, 100_000, 2000] : args.includes('--big') ? [10, 10_000, 500] : [10, 100, 50];
 // --load: trace the page's opening instead (navigation to the first painted answer).
 const LOAD = args.includes('--load');
-// --typed: each count typed with the keyboard and applied by Enter (see `typedEdit`).
+// --typed: each count typed with the keyboard and applied by Enter (typing.mjs).
 const TYPED = args.includes('--typed');
 
 function scenario(topics, partitions, consumers) {
@@ -33,8 +34,6 @@ function scenario(topics, partitions, consumers) {
   });
 }
 
-const PAINTED = `(() => { const r = document.querySelector('.results');
-  return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'; })()`;
 
 const typeCount = (name, n) => `performance.mark('edit:start');\n${typedCount(name, n)}`;
 
@@ -94,7 +93,9 @@ async function edits(page) {
   for (let i = 0; i < EDITS; i++) {
     const n = Math.floor(i / 2) % 2 ? SHAPE[1] : SHAPE[1] - 1;
     if (TYPED) {
-      paints.push(await typedEdit(page, i % 2 ? 't1' : 't0', n));
+      // `edit:start` at the Enter's timeStamp, `edit:painted` after the answer's frame (typing.mjs).
+      paints.push((await typeWithKeyboard(page, i % 2 ? 't1' : 't0', n)).paint);
+      await page.waitForTimeout(100);
       continue;
     }
     const t = await page.evaluate(
@@ -165,62 +166,13 @@ async function edits(page) {
   if (cpus.length) console.log(`cpu, first edit: ${show(cpus[0])}`);
 }
 
-/**
- * `--typed`: the count typed with the keyboard and applied by Enter, at a random moment within a
- * frame (as `measure.mjs`'s typed row): `edit:start` is marked at the Enter's event `timeStamp`,
- * `edit:painted` after the painted frame that shows the answer.
- */
-async function typedEdit(page, topic, n) {
-  await page.evaluate((label) => {
-    const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
-    field.querySelector('input').focus();
-    field.querySelector('input').select();
-  }, `Partitions of ${topic}`);
-  await page.keyboard.type(String(n));
-  await page.evaluate(
-    ([painted]) => {
-      const check = new Function(`return ${painted};`);
-      window.__typed = new Promise((resolve) => {
-        document.addEventListener(
-          'keydown',
-          (e) => {
-            if (e.key !== 'Enter') return;
-            performance.mark('edit:start', { startTime: e.timeStamp });
-            const results = document.querySelector('.results');
-            const before = results.dataset.version;
-            const observer = new MutationObserver(() => {
-              if (results.dataset.version === before || !check()) return;
-              observer.disconnect();
-              requestAnimationFrame(() => {
-                const channel = new MessageChannel();
-                channel.port1.onmessage = () => {
-                  performance.mark('edit:painted');
-                  resolve(performance.now() - e.timeStamp);
-                };
-                channel.port2.postMessage(0);
-              });
-            });
-            observer.observe(results, { attributes: true });
-          },
-          { capture: true, once: true },
-        );
-      });
-    },
-    [PAINTED],
-  );
-  await page.waitForTimeout(Math.random() * 17);
-  await page.keyboard.press('Enter');
-  const paint = await page.evaluate(() => window.__typed);
-  await page.waitForTimeout(100);
-  return paint;
-}
-
 /** CPU ms (the trace's `tdur`) of an edit's phases, from its start mark to its painted mark. */
 function cpuOf(main, worker, start, painted) {
   const cpu = (e) => (e.tdur ?? e.dur) / 1000;
   const tasks = main.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.ts + e.dur > start && e.ts < painted);
   const inside = (task, name) => main.filter((e) => e.name === name && e.ph === 'X' && e.ts >= task.ts && e.ts < task.ts + task.dur);
-  const edit = tasks.find((t) => t.ts <= start && t.ts + t.dur >= start);
+  // A typed edit's start is its key's timeStamp, before the task that handles the key.
+  const edit = tasks.find((t) => t.ts <= start && t.ts + t.dur >= start) ?? tasks.find((t) => t.ts >= start);
   const rendering = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'];
   // Paint events nest (the document's, then a layer's): the outermost of each task counts.
   const outermost = (list) => list.filter((e) => !list.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur));

@@ -1,0 +1,87 @@
+// A partition count typed as a person types it, for the perf scripts (`measure.mjs`'s typed row,
+// `trace.mjs --typed`): not a test.
+
+/** Whether the results region paints the answer of the scenario on screen. */
+export const PAINTED = `(() => { const r = document.querySelector('.results');
+  return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'; })()`;
+
+/**
+ * In the page, before the key is pressed: on the next Enter keydown (a capture listener on the
+ * document, so before the page's own), the time from that event's `timeStamp` to the painted frame
+ * that shows the answer of the version it makes. Nothing polls meanwhile: a MutationObserver on
+ * the results region sees the answer's attributes written, asks for the next frame from there, and
+ * that frame is painted when a task queued from its animation callbacks runs. Marks `edit:start`
+ * (at the event's `timeStamp`) and `edit:painted` for a trace. `window.__typed` resolves to
+ * { paint, toFrame (from the event to the start of the first frame after it), frames, worker,
+ * decode, handle }.
+ */
+const arm = (page) =>
+  page.evaluate(
+    ([painted]) => {
+      const check = new Function(`return ${painted};`);
+      window.__typed = new Promise((resolve) => {
+        const onKey = (e) => {
+          if (e.key !== 'Enter') return;
+          document.removeEventListener('keydown', onKey, { capture: true });
+          const t0 = e.timeStamp;
+          performance.mark('edit:start', { startTime: t0 });
+          const results = document.querySelector('.results');
+          const before = results.dataset.version;
+          let toFrame = NaN;
+          let frames = 0;
+          const count = (ts) => {
+            if (Number.isNaN(toFrame)) toFrame = ts - t0;
+            frames++;
+          };
+          requestAnimationFrame(count);
+          const observer = new MutationObserver(() => {
+            if (results.dataset.version === before || !check()) return;
+            observer.disconnect();
+            requestAnimationFrame((ts) => {
+              count(ts);
+              const channel = new MessageChannel();
+              channel.port1.onmessage = () => {
+                performance.mark('edit:painted');
+                const last = (name) => performance.getEntriesByName(name, 'measure').at(-1)?.duration ?? NaN;
+                resolve({
+                  paint: performance.now() - t0,
+                  toFrame,
+                  frames,
+                  worker: Number(results.dataset.computeMs),
+                  decode: last('answer:decode'),
+                  handle: last('answer:handle'),
+                });
+              };
+              channel.port2.postMessage(0);
+            });
+          });
+          observer.observe(results, { attributes: true });
+        };
+        document.addEventListener('keydown', onKey, { capture: true });
+      });
+    },
+    [PAINTED],
+  );
+
+/**
+ * Types `n` into topic `topic`'s partition count with the keyboard (CDP key events, as a person's
+ * keys reach the page): the field focused and its text selected, as after a click into it; each
+ * digit a key (an `input` the field holds until Enter, or a pause of `fields::SETTLE_MS`); then
+ * Enter, which applies it, pressed at a random moment within a frame (a 0–17 ms pause, plus however
+ * long the key takes to arrive). Returns `arm`'s timing, one frame after the paint.
+ */
+export async function typeCount(page, topic, n) {
+  await page.evaluate((label) => {
+    const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
+    const input = field.querySelector('input');
+    input.focus();
+    input.select();
+  }, `Partitions of ${topic}`);
+  await page.keyboard.type(String(n));
+  await arm(page);
+  await page.waitForTimeout(Math.random() * 17);
+  await page.keyboard.press('Enter');
+  const timing = await page.evaluate(() => window.__typed);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  return timing;
+}
