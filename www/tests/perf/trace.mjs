@@ -6,7 +6,8 @@
 //
 // Each edit's `cpu` line is on the threads' own CPU clocks (the trace's `tdur`), which a machine
 // loaded by other work inflates far less than the wall clock: the edit's task (its events, the
-// reducer, the post to the worker, the render and the edit's own frame, in brackets), reading and
+// reducer, the post to the worker, the render and the edit's own frame, in brackets; `--typed`:
+// the key's task, and in brackets the edit's frame, a task of its own before the answer), reading and
 // rendering the answer, the frame that paints it (the tasks with a layout up to the paint), and the
 // worker's task. The medians over the edits after the first, then the first, close the list.
 // PLAYGROUND_DIST compares another build (see ../browser.mjs).
@@ -180,11 +181,14 @@ function cpuOf(main, worker, start, painted) {
   const renderingOf = (task, after) => sum(outermost(rendering.flatMap((n) => inside(task, n)).filter((e) => e.ts >= after)));
   const answers = tasks.filter((t) => inside(t, 'HandlePostMessage').length);
   const frames = tasks.filter((t) => t !== edit && inside(t, 'Layout').length);
+  // A typed edit's own frame is a task of its own, before the answer came.
+  const answered = Math.max(...answers.map((t) => t.ts));
+  const editFrames = frames.filter((t) => t.ts < answered);
   return {
     edit: edit ? cpu(edit) : NaN,
-    editFrame: edit ? renderingOf(edit, start) : NaN,
+    editFrame: edit ? renderingOf(edit, start) + sum(editFrames) : NaN,
     answer: sum(answers),
-    answerFrame: sum(frames),
+    answerFrame: sum(frames.filter((t) => t.ts >= answered)),
     worker: sum(worker.filter((e) => e.name === 'HandlePostMessage' && e.ph === 'X' && e.ts > start && e.ts < painted)),
   };
 }
