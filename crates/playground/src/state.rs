@@ -715,7 +715,7 @@ mod tests {
         // on its first topic, as typing that count would make it.
         let (settled, prior) = painted.step.settled();
         let typed = Edit::SetPartitions { topic: 0, partitions: settled.topics[0].partitions - 1 };
-        let reference = the_old_way(&painted.scenario, &[typed.clone()]);
+        let reference = the_old_way(&painted.scenario, std::slice::from_ref(&typed));
         let mut after = Rc::clone(&painted);
         for round in 0..WARM_UP_ROUNDS {
             assert_eq!(sent.borrow().len() as u64, round + 1);
