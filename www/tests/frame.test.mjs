@@ -154,3 +154,47 @@ test('the warm-up\'s answer renders no component (render counts of a debug build
   assert.deepEqual(after, before);
   await page.close();
 });
+
+/** The compositing layers of `page` and why each is one (CDP LayerTree), once a frame is drawn. */
+async function layers(page) {
+  const cdp = await page.context().newCDPSession(page);
+  let tree = [];
+  cdp.on('LayerTree.layerTreeDidChange', (e) => (tree = e.layers ?? tree));
+  await cdp.send('LayerTree.enable');
+  // Changes somewhere else, so that frames are drawn and the tree sent.
+  for (let i = 0; i < 50 && tree.length === 0; i++) {
+    await page.evaluate(() => (document.body.dataset.frame = String(Math.random())));
+    await page.waitForTimeout(100);
+  }
+  const reasons = [];
+  for (const layer of tree) {
+    const why = await cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId }).catch(() => ({}));
+    reasons.push((why.compositingReasonIds ?? why.compositingReasons ?? []).map((r) => r.toLowerCase()));
+  }
+  await cdp.detach();
+  return reasons;
+}
+
+test('typing into a count: the caret\'s layer gives nothing below it a layer of its own', async () => {
+  // Chromium composites a text field's caret; every later paint chunk overlapping it (or one that
+  // does) then needs a layer, and each frame's layerization tests every chunk against them. A
+  // focused field is its own stacking context (style.css, "Typing"), which keeps that inside it.
+  const topics = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`t${i}`, 12]));
+  const members = Array.from({ length: 4 }, (_, i) => ({ id: `C${i}`, topics: Object.keys(topics) }));
+  const group = new Group(topics, members);
+  const { page, errors } = await openPlayground(env, '#' + link(group.scenarioText(), env.url).split('#')[1]);
+  await page.evaluate(() => {
+    const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of t1');
+    field.querySelector('input').focus();
+    field.querySelector('input').select();
+  });
+  await page.keyboard.type('13');
+  const reasons = await layers(page);
+  assert.ok(reasons.some((r) => r.includes('caret')), `a caret layer: ${JSON.stringify(reasons)}`);
+  // The field's own chunks painted over its caret, and the sticky header over everything: no
+  // row below the field.
+  const overlaps = reasons.filter((r) => r.includes('overlap')).length;
+  assert.ok(overlaps <= 2, `${overlaps} layers for overlap: ${JSON.stringify(reasons)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
