@@ -11,8 +11,8 @@ import { link } from './kap.mjs';
 
 const env = useBrowser();
 
-/** `State`'s warm-up versions (`state::WARM_UP` - round, u64::MAX down), as they cross in a message's text. */
-const WARM_UP_ROUNDS = 4;
+/** The warm-up's versions (`work::WARM_UP` - round, u64::MAX down), as they cross in a message's text. */
+const WARM_UP_ROUNDS = 4; // work::WARM_UP_ROUNDS
 const WARM_UPS = Array.from({ length: WARM_UP_ROUNDS }, (_, round) => String(2n ** 64n - 1n - BigInt(round)));
 const WARM_UP = WARM_UPS[0];
 const LAST_WARM_UP = WARM_UPS.at(-1);
