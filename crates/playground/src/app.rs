@@ -1,13 +1,14 @@
 //! The page: where the state lives, how it starts (link, saved work or the first preset), and the
 //! effects that keep the URL and storage in step with it.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use assignor::Strategy;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use playground::computed::Computed;
-use playground::work::Reading;
+use playground::work::{self, Job, Reading, Version};
 use scenario::presets;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
@@ -36,19 +37,67 @@ const URL_DELAY_MS: u32 = 300;
 /// work unsaved); an answer painted meanwhile brings them forward to [`URL_DELAY_MS`].
 const PENDING_URL_DELAY_MS: u32 = 3_000;
 
+/// The longest a big group's new version waits for the page to be idle after the edit's frame.
+const HAND_OVER_WAIT_MS: f64 = 50.0;
+
+/// How a new version reaches the compute workers. A small group's goes at once, from the reducer:
+/// its answer can be in the frame after the edit's. A big group's (one whose settled assignment
+/// the workers keep, `work::INLINE_ENTRIES`) goes once the page is idle after the edit's own
+/// frame, at most [`HAND_OVER_WAIT_MS`] later: its rebalance keeps both workers busy for hundreds
+/// of milliseconds, every core of a two-core machine, and the edit's render, layout and paint,
+/// sharing the cores with them, took twice their time (issue 9: no block over 50 ms at 100,000
+/// partitions). Its answer comes that frame later.
+#[derive(Default)]
+struct Courier {
+    worker: Option<browser::ComputeWorker>,
+    /// A big group's version waiting for that idle moment: the newest replaces it (its jobs
+    /// include every unanswered version it builds on).
+    waiting: Rc<RefCell<Option<(Vec<Job>, Vec<Version>)>>>,
+}
+
+impl Courier {
+    /// Hands over a new version's `jobs` and the versions the workers must `keep`.
+    fn hand_over(&self, jobs: Vec<Job>, keep: Vec<Version>) {
+        let Some(worker) = &self.worker else { return };
+        let big = jobs.last().is_some_and(|job| work::settled_entries(&job.scenario) > work::INLINE_ENTRIES);
+        if !big {
+            self.waiting.borrow_mut().take();
+            worker.want(jobs, keep);
+            return;
+        }
+        if self.waiting.borrow_mut().replace((jobs, keep)).is_none() {
+            let (worker, waiting) = (worker.clone(), Rc::clone(&self.waiting));
+            browser::when_idle_within(HAND_OVER_WAIT_MS, move || {
+                let next = waiting.borrow_mut().take();
+                if let Some((jobs, keep)) = next {
+                    worker.want(jobs, keep);
+                }
+            });
+        }
+    }
+
+    /// Hands over the scenario on screen, if it waits for its answer and no newer version waits
+    /// to be handed over: the page's first, which the reducer made before the worker started.
+    fn catch_up(&self, jobs: Vec<Job>, keep: Vec<Version>) {
+        if let (Some(worker), None) = (&self.worker, self.waiting.borrow().as_ref()) {
+            worker.want(jobs, keep);
+        }
+    }
+}
+
 #[function_component]
 pub fn App() -> Html {
     let embed = use_memo((), |_| browser::is_embed());
     // The link, the saved work or a preset; what the page says about the saved work.
     let first = use_memo((), |_| crate::ui::saved::opening(browser::is_embed()));
-    // The compute worker, once started, for the reducer to hand each new version to at once.
-    let courier = use_mut_ref(|| None::<browser::ComputeWorker>);
+    // The compute worker, once started, for the reducer to hand each new version to.
+    let courier = use_mut_ref(Courier::default);
     let store = use_reducer({
         let (first, courier) = (Rc::clone(&first), Rc::clone(&courier));
         move || {
             let outbox = Outbox::new(move |jobs, keep| {
-                if let Some(worker) = courier.try_borrow().ok().as_ref().and_then(|w| w.as_ref()) {
-                    worker.want(jobs, keep);
+                if let Ok(courier) = courier.try_borrow() {
+                    courier.hand_over(jobs, keep);
                 }
             });
             State::new(first.0.scenario.clone()).apply(Action::Banner(first.1.clone())).with_outbox(outbox)
@@ -69,18 +118,18 @@ pub fn App() -> Html {
             )
         }
     });
-    if courier.borrow().is_none() {
-        *courier.borrow_mut() = worker.as_ref().clone();
+    if courier.borrow().worker.is_none() {
+        courier.borrow_mut().worker = worker.as_ref().clone();
     }
     {
         // Each scenario on screen that has no answer yet goes to the worker (latest wins): the
         // first, which the reducer made before the worker started; the reducer hands over the
         // others itself, and handing one over again while the worker has it changes nothing.
         // The jobs and what to keep are worked out only when the effect runs, not at every render.
-        let (worker, state) = (Rc::clone(&worker), store.clone());
+        let (courier, state) = (Rc::clone(&courier), store.clone());
         use_effect_with((store.version(), store.pending()), move |_| {
-            if let (Some(worker), Some(jobs)) = (worker.as_ref(), state.jobs()) {
-                worker.want(jobs, state.keep());
+            if let Some(jobs) = state.jobs() {
+                courier.borrow().catch_up(jobs, state.keep());
             }
         });
     }
@@ -265,9 +314,20 @@ pub fn App() -> Html {
     }
 }
 
+/// The editing column's parts, in the order the page reveals them (see [`Playground`]); after
+/// them, a frame later, the results region's sections may start.
+const EDITING_PARTS: usize = 3;
+
+/// The page opens in slices, one per animation frame (`use_reveal`): the header alone first, then
+/// the editing column a part at a time, then the results region's sections (which it holds back
+/// until the editors are in), so that neither the page's first render, which runs with the first
+/// calls of its wasm, nor any frame after it renders and lays out the whole page in one task
+/// (issue 9: no block over 50 ms, at any size). Once every part is in, it stays: edits re-render
+/// what they change, as before.
 #[function_component]
 fn Playground() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    let parts = use_reveal(EDITING_PARTS + 1, 0, 1);
     let dispatch = |action: fn() -> Action| {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(action()))
@@ -290,14 +350,20 @@ fn Playground() -> Html {
             <SavedBanners />
             <main class="layout">
                 <div class="edit">
-                    <Intro />
-                    <TopicsEditor />
-                    <ConsumersEditor />
-                    <ProtocolEditor />
-                    <WeightsEditor />
-                    <EventsBar />
+                    if parts > 0 {
+                        <Intro />
+                        <TopicsEditor />
+                    }
+                    if parts > 1 {
+                        <ConsumersEditor />
+                    }
+                    if parts > 2 {
+                        <ProtocolEditor />
+                        <WeightsEditor />
+                        <EventsBar />
+                    }
                 </div>
-                <Results embed=false />
+                <Results embed=false ready={parts > EDITING_PARTS} />
             </main>
         </div>
     }
@@ -319,7 +385,7 @@ fn EmbedView() -> Html {
             if !store.scenario.title.is_empty() {
                 <p class="embed-title">{ store.scenario.title.clone() }</p>
             }
-            <Results embed=true />
+            <Results embed=true ready=true />
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
         </div>
     }
@@ -329,6 +395,9 @@ fn EmbedView() -> Html {
 struct ResultsProps {
     /// An embed shows the panels alone: no summary, no Configuration, no walkthrough.
     embed: bool,
+    /// Whether the region's sections may appear: the page holds them back while it reveals the
+    /// editing column (the region is busy until then).
+    ready: bool,
 }
 
 /// The results region: busy, its panels dimmed, while the scenario on screen waits for its answer
@@ -357,8 +426,8 @@ fn Results(props: &ResultsProps) -> Html {
     let server_panels = server.map_or(0, |c| c.panels.len());
     let config = usize::from(!props.embed);
     let sections = config + server_panels + strategies.len();
-    let revealed = use_reveal(sections, 0, 1);
-    let busy = store.pending() || revealed < sections;
+    let revealed = use_reveal(if props.ready { sections } else { 0 }, 0, 1);
+    let busy = store.pending() || !props.ready || revealed < sections;
     let diff = scenario.view.diff;
     let panels = revealed.saturating_sub(config);
     html! {

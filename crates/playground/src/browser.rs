@@ -310,13 +310,18 @@ const IDLE_WAIT_MS: f64 = 2_000.0;
 /// URL, the saved work) never delays a frame; after a zero timeout where the browser has no idle
 /// callbacks (Safari).
 pub fn when_idle(work: impl FnOnce() + 'static) {
+    when_idle_within(IDLE_WAIT_MS, work)
+}
+
+/// [`when_idle`], waiting no longer than `wait_ms` for an idle moment.
+pub fn when_idle_within(wait_ms: f64, work: impl FnOnce() + 'static) {
     use web_sys::js_sys::{Function, Object, Reflect};
     let Some(w) = window() else { return work() };
     let callback = wasm_bindgen::closure::Closure::once_into_js(work);
     let idle =
         Reflect::get(&w, &JsValue::from_str("requestIdleCallback")).ok().and_then(|f| f.dyn_into::<Function>().ok());
     let options = Object::new();
-    let _ = Reflect::set(&options, &JsValue::from_str("timeout"), &JsValue::from_f64(IDLE_WAIT_MS));
+    let _ = Reflect::set(&options, &JsValue::from_str("timeout"), &JsValue::from_f64(wait_ms));
     let asked = idle.is_some_and(|idle| idle.call2(&w, &callback, &options).is_ok());
     if !asked {
         let _ = w.set_timeout_with_callback(callback.unchecked_ref());

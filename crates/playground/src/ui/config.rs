@@ -39,6 +39,54 @@ impl PartialEq for Consumers {
     }
 }
 
+/// The most consumers a step names one by one; beyond, it names the first few and counts the
+/// rest, as the panels summarise a big group (a midway bounce of 2,000 consumers named 1,000).
+const NAMED: usize = 10;
+/// How many a summarised list still names.
+const NAMED_FIRST: usize = 3;
+
+/// `ids` as the page words a long list of them: the first few, then how many others.
+fn few_of(ids: &[&str]) -> String {
+    match ids.split_at_checked(NAMED_FIRST) {
+        Some((first, rest)) if ids.len() > NAMED => format!("{} and {} others", first.join(", "), rest.len()),
+        _ => ids.join(", "),
+    }
+}
+
+/// `text` with the list `ids` (as `scenario::config` joins them) shortened by [`few_of`].
+fn shorten(text: &mut String, ids: &[&str]) {
+    if ids.len() > NAMED {
+        *text = text.replacen(&ids.join(", "), &few_of(ids), 1);
+    }
+}
+
+/// The migration with its long lists of consumers shortened: the members restarted midway through
+/// a bounce (the first half, in JoinGroup order), those still on an eager strategy and those
+/// refused. `kap config` names them all.
+fn summarised(mut migration: config::Migration) -> config::Migration {
+    for step in migration.steps.iter_mut().chain(migration.trap.as_mut()) {
+        // Midway through a bounce, the restarted half (the first in JoinGroup order) rejoined last:
+        // the title names them.
+        let members = step.lists.len();
+        let restarted: Vec<&str> =
+            step.lists.iter().skip(members - members.div_ceil(2)).map(|(id, _)| id.as_str()).collect();
+        shorten(&mut step.title, &restarted);
+        let selection = &step.selection;
+        let eager: Vec<&str> = selection
+            .protocols
+            .iter()
+            .filter(|(_, p)| *p == assignor::protocol::RebalanceProtocol::Eager)
+            .map(|(id, _)| id.as_str())
+            .collect();
+        if eager.len() < selection.protocols.len() {
+            shorten(&mut step.outcome, &eager);
+        }
+        let refused: Vec<&str> = selection.rejected.iter().map(|(id, _)| id.as_str()).collect();
+        shorten(&mut step.outcome, &refused);
+    }
+    migration
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ConfigProps {
     pub consumers: Consumers,
@@ -64,7 +112,7 @@ pub fn ConfigSection(props: &ConfigProps) -> Html {
             .map(|(id, names)| (id.to_string(), names.iter().filter_map(|n| n.parse().ok()).collect()))
             .collect();
         match target {
-            Target::Classic(strategy) if !lists.is_empty() => Some(config::migration(&lists, strategy)),
+            Target::Classic(strategy) if !lists.is_empty() => Some(summarised(config::migration(&lists, strategy))),
             _ => None,
         }
     });

@@ -216,15 +216,31 @@ pub fn TopicsEditor() -> Html {
 /// An editor's list: the scenario it shows, the row whose field was refused last (and why), and
 /// the store's dispatcher; not the store's context, which would render it again for every answer.
 #[derive(Properties, PartialEq)]
-struct ListProps {
-    /// Compared by identity: an answer from the worker, which changes what the panels show but
-    /// never the scenario, does not re-render the editor.
-    scenario: Same<Scenario>,
+struct ListProps<Shown: PartialEq> {
+    /// The scenario, compared by identity (the topics: [`Same`]) or by the part the list shows
+    /// (the consumers: [`ConsumersIn`]): an answer from the worker, which changes what the panels
+    /// show but never the scenario, does not re-render the editor.
+    scenario: Shown,
     refused: Option<(usize, (Field, AttrValue))>,
     dispatcher: Dispatcher,
 }
 
-impl ListProps {
+/// A scenario as the consumers editor shows it, compared by its consumers and topic names: a
+/// partition count typed or a topic's racks make a new scenario with the same consumers, and the
+/// editor (at a big group, its 200 rows and its row keys over every consumer) is not rendered
+/// again on the edit's way to the screen.
+#[derive(Clone)]
+struct ConsumersIn(Rc<Scenario>);
+
+impl PartialEq for ConsumersIn {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+            || (self.0.consumers == other.0.consumers
+                && TopicNames(Rc::clone(&self.0)) == TopicNames(Rc::clone(&other.0)))
+    }
+}
+
+impl<Shown: PartialEq> ListProps<Shown> {
     /// The refusal the row at `index` shows.
     fn refused_at(&self, index: usize) -> Refused {
         self.refused.as_ref().filter(|(at, _)| *at == index).map(|(_, refused)| refused.clone())
@@ -232,7 +248,7 @@ impl ListProps {
 }
 
 #[function_component]
-fn TopicList(props: &ListProps) -> Html {
+fn TopicList(props: &ListProps<Same<Scenario>>) -> Html {
     rendered("TopicsEditor");
     let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);
@@ -379,7 +395,7 @@ pub fn ConsumersEditor() -> Html {
         let refused = refused_where(&store, |f| consumer_of_field(f) == Some(index))?;
         Some((index, refused))
     });
-    html! { <ConsumerList scenario={Same(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+    html! { <ConsumerList scenario={ConsumersIn(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
 }
 
 /// Consumers added beyond the rows shown: a consumer that joins a group of more than
@@ -425,7 +441,7 @@ impl Added {
 }
 
 #[function_component]
-fn ConsumerList(props: &ListProps) -> Html {
+fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     rendered("ConsumersEditor");
     let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);

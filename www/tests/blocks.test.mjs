@@ -1,0 +1,142 @@
+// Issue 9, the page's thread never blocked: the page opens in slices (the header alone, then the
+// editing column a part per frame, then the results region's sections one per frame, the region
+// busy until the last is in) and still shows exactly what `kap batch` assigns; a big group's edits
+// reach the workers after the edit's own frame, the newest winning; the Configuration names a few
+// consumers of a long list and counts the rest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { panels, resultsShown, STRATEGIES, typedCount, useBrowser, waitForPanels } from './browser.mjs';
+import { Group } from './group.mjs';
+import { link } from './kap.mjs';
+
+const env = useBrowser();
+
+/** What the page has drawn, in the order it drew it: each part's selector. */
+const PARTS = {
+  header: 'header.top',
+  topics: 'section.topics-editor',
+  consumers: 'section.consumers-editor',
+  protocol: 'section.protocol-editor',
+  events: 'section.events',
+  results: '.results',
+  configuration: 'section.config',
+};
+
+/**
+ * Before the page runs: after each batch of changes to the document, what is on it (which parts,
+ * how many panels, whether the results region is busy) and the frame it is in (the document
+ * timeline's time, the same for every callback of one frame), whenever that changed.
+ */
+function recordOpening(parts) {
+  window.__drawn = [];
+  const look = () => {
+    const results = document.querySelector('.results');
+    const seen = {
+      frame: document.timeline.currentTime,
+      parts: Object.keys(parts).filter((part) => document.querySelector(parts[part])),
+      panels: document.querySelectorAll('section[data-strategy]').length,
+      busy: results?.getAttribute('aria-busy') ?? null,
+    };
+    const last = window.__drawn.at(-1);
+    const same = (a, b) => a && a.parts.join() === b.parts.join() && a.panels === b.panels && a.busy === b.busy;
+    if (!same(last, seen)) window.__drawn.push(seen);
+  };
+  new MutationObserver(look).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+}
+
+/** Ten topics of `partitions` each; `consumers` consumers, the odd ones on the first five topics. */
+function mixedGroup(partitions, consumers) {
+  const names = Array.from({ length: 10 }, (_, i) => `t${i}`);
+  return new Group(
+    Object.fromEntries(names.map((name) => [name, partitions])),
+    Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
+  );
+}
+
+test('the page opens in slices, one per frame, busy until the last, and its panels are what kap batch assigns', async () => {
+  const group = mixedGroup(40, 30);
+  const page = await env.browser.newPage();
+  await page.addInitScript(recordOpening, PARTS);
+  await page.goto(link(group.scenarioText(), env.url));
+  await resultsShown(page);
+  const shown = group.expected(null);
+  await waitForPanels(page, shown);
+  assert.deepEqual(await panels(page), shown);
+  const drawn = await page.evaluate(() => window.__drawn);
+  // The first frame each part was on the page in.
+  const firstFrame = (part) => drawn.find((d) => d.parts.includes(part))?.frame;
+  const first = drawn.find((d) => d.parts.length)?.parts ?? [];
+  assert.ok(first.includes('header'), `the header first: ${JSON.stringify(drawn)}`);
+  assert.ok(!['topics', 'consumers', 'protocol', 'configuration'].some((p) => first.includes(p)), `the header alone: ${first}`);
+  const order = ['header', 'topics', 'consumers', 'protocol', 'configuration'].map((part) => [part, firstFrame(part)]);
+  for (const [[before, was], [after, is]] of order.slice(0, -1).map((p, i) => [p, order[i + 1]])) {
+    assert.ok(is > was, `${after} (frame at ${is} ms) after ${before} (at ${was} ms): ${JSON.stringify(drawn)}`);
+  }
+  assert.equal(firstFrame('events'), firstFrame('protocol'), 'the protocol, weights and events come together');
+  // The panels one per frame, after the Configuration.
+  const panelFrames = [1, 2, 3, 4].map((n) => drawn.find((d) => d.panels >= n)?.frame);
+  assert.ok(panelFrames[0] > firstFrame('configuration'));
+  for (let i = 1; i < 4; i++) assert.ok(panelFrames[i] > panelFrames[i - 1], `panel ${i + 1} in a frame of its own: ${panelFrames}`);
+  // Busy from the region's first appearance until the last panel is in; then not.
+  const lastPanel = drawn.findIndex((d) => d.panels === 4);
+  const withRegion = drawn.slice(0, lastPanel).filter((d) => d.busy !== null);
+  assert.ok(withRegion.length > 0 && withRegion.every((d) => d.busy === 'true'), JSON.stringify(drawn));
+  assert.equal(drawn.at(-1).busy, 'false');
+  assert.deepEqual(await page.$$eval('section[data-strategy]', (s) => s.map((p) => p.dataset.strategy)), STRATEGIES);
+
+  // Every part stays: an edit is painted as before, and the panels are kap batch's rebalance.
+  const before = drawn.length;
+  group.topics.t3 = 39;
+  await page.evaluate(typedCount('t3', 39));
+  await resultsShown(page);
+  const next = group.expected(shown);
+  await waitForPanels(page, next);
+  assert.deepEqual(await panels(page), next);
+  const after = (await page.evaluate(() => window.__drawn)).slice(before);
+  assert.ok(after.every((d) => d.parts.length === Object.keys(PARTS).length && d.panels === 4), JSON.stringify(after));
+  await page.close();
+});
+
+test("a big group's edits reach the workers after the edit's frame, the newest winning", async () => {
+  // 6,000 partitions: the workers keep its settled assignment (more than 20,000 entries).
+  const group = mixedGroup(600, 40);
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(link(group.scenarioText(), env.url));
+  await resultsShown(page, 60_000);
+  const note = () => page.locator('.summary .note').textContent();
+  assert.match(await note(), /^6000 partitions, 40 consumers:/);
+  // Two edits of different fields in one task: two versions, the second built on the first.
+  const version = Number(await page.$eval('.results', (r) => r.dataset.version));
+  await page.evaluate(`${typedCount('t0', 599)}\n${typedCount('t1', 598)}`);
+  await resultsShown(page, 60_000);
+  assert.equal(Number(await page.$eval('.results', (r) => r.dataset.shown)), version + 2);
+  assert.match(await note(), /^5997 partitions, 40 consumers:/);
+  // One more, alone: painted too.
+  await page.evaluate(typedCount('t2', 601));
+  await resultsShown(page, 60_000);
+  assert.match(await note(), /^5998 partitions, 40 consumers:/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Configuration names a few consumers of a long list and counts the others', async () => {
+  // Thirty consumers on the default lists: the way to cooperative-sticky bounces fifteen of them midway.
+  const group = mixedGroup(4, 30);
+  const page = await env.browser.newPage();
+  await page.goto(link(group.scenarioText(), env.url));
+  await resultsShown(page);
+  const steps = await page.$$eval('section.config ol.migration li', (items) => items.map((li) => li.textContent));
+  const midway = steps.filter((s) => s.includes('midway'));
+  assert.ok(midway.length > 0, steps.join('\n'));
+  for (const step of midway) assert.match(step, /midway \(C0, C1, C2 and 12 others restarted\)/);
+  assert.ok(steps.every((s) => !/C3\b/.test(s)), steps.join('\n'));
+  // A short list is named whole.
+  const few = mixedGroup(4, 6);
+  await page.goto(link(few.scenarioText(), env.url));
+  await resultsShown(page);
+  const short = await page.$$eval('section.config ol.migration li', (items) => items.map((li) => li.textContent));
+  assert.ok(short.some((s) => s.includes('midway (C0, C1, C2 restarted)')), short.join('\n'));
+  await page.close();
+});
