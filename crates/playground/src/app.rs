@@ -52,8 +52,11 @@ struct Courier {
     worker: Option<browser::ComputeWorker>,
     /// A big group's version waiting for that idle moment: the newest replaces it (its jobs
     /// include every unanswered version it builds on).
-    waiting: Rc<RefCell<Option<(Vec<Job>, Vec<Version>)>>>,
+    waiting: Rc<RefCell<Option<Handed>>>,
 }
+
+/// A version's jobs and the versions the workers must keep, as the reducer hands them over.
+type Handed = (Vec<Job>, Vec<Version>);
 
 impl Courier {
     /// Hands over a new version's `jobs` and the versions the workers must `keep`.

@@ -187,3 +187,49 @@ pub fn ClientList(props: &ClientListProps) -> Html {
         </ul>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` consumers C0… all listing `list`.
+    fn group(n: usize, list: &[Strategy]) -> Vec<(String, Vec<Strategy>)> {
+        (0..n).map(|i| (format!("C{i}"), list.to_vec())).collect()
+    }
+
+    #[test]
+    fn a_long_list_of_consumers_names_three_and_counts_the_others() {
+        let migration = summarised(config::migration(&group(30, &[Strategy::Range]), Strategy::CooperativeSticky));
+        let titles: Vec<&str> = migration.steps.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Today",
+                "First rolling bounce to [cooperative-sticky, range], midway (C0, C1, C2 and 12 others restarted)",
+                "After the first rolling bounce: every member lists [cooperative-sticky, range]",
+                "Second rolling bounce to [cooperative-sticky], midway (C0, C1, C2 and 12 others restarted)",
+                "After the second rolling bounce: every member lists [cooperative-sticky]",
+            ]
+        );
+        // Midway through the second bounce, the fifteen not yet restarted still list range too.
+        assert!(
+            migration.steps[3].outcome.contains("; C15, C16, C17 and 12 others still list an eager-only strategy"),
+            "{}",
+            migration.steps[3].outcome
+        );
+        // The trap: one bounce straight to the target refuses the half on the other list.
+        let trap = migration.trap.unwrap_or_else(|| panic!("no trap"));
+        assert!(trap.title.ends_with("midway (C0, C1, C2 and 12 others restarted)"), "{}", trap.title);
+        assert!(trap.outcome.contains(" and 12 others share no strategy with the group"), "{}", trap.outcome);
+        let named = |text: &str| (3..30).filter(|i| text.contains(&format!("C{i},"))).count();
+        assert!(migration.steps.iter().chain([&trap]).all(|s| named(&s.title) + named(&s.outcome) <= 2));
+    }
+
+    #[test]
+    fn ten_consumers_or_fewer_are_all_named() {
+        for n in [1, 2, 6, 20] {
+            let full = config::migration(&group(n, &[Strategy::Range]), Strategy::CooperativeSticky);
+            assert_eq!(summarised(full.clone()), full, "{n} consumers");
+        }
+    }
+}
