@@ -2,7 +2,8 @@
 //! Each control dispatches one `Edit`; `scenario` refuses what is invalid.
 //!
 //! Only what changed re-renders. The editors read the store; their lists and rows do not: a list
-//! gets the scenario (compared by identity, so the worker's answers pass it by), a row its own
+//! gets the scenario (compared by the topics or the consumers it shows, so the worker's answers
+//! and edits of the other list pass it by), a row its own
 //! topic or consumer (compared by value, not by the scenario it comes from), its own refusal and
 //! callbacks that stay the same from one render to the next, so an edit to one consumer re-renders
 //! that row and nothing else. Rows are keyed by [`RowKeys`], which survive renames; when a row's
@@ -21,7 +22,7 @@ use crate::state::{Action, Edit, Field, State};
 use crate::ui::fields::{refusal, CountField, TextField};
 use crate::ui::keys::{RowKey, RowKeys};
 use crate::ui::reveal::use_reveal;
-use crate::ui::{rendered, topic_class, Same, Store};
+use crate::ui::{rendered, topic_class, Store};
 
 /// Up to this many topics, each consumer's subscriptions are checkboxes in its row; beyond, a
 /// picker (one open at a time) keeps the editor from rendering a checkbox per consumer and topic.
@@ -210,19 +211,30 @@ pub fn TopicsEditor() -> Html {
         let refused = refused_where(&store, |f| topic_of_field(f) == Some(index))?;
         Some((index, refused))
     });
-    html! { <TopicList scenario={Same(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+    html! { <TopicList scenario={TopicsIn(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
 }
 
 /// An editor's list: the scenario it shows, the row whose field was refused last (and why), and
 /// the store's dispatcher; not the store's context, which would render it again for every answer.
 #[derive(Properties, PartialEq)]
 struct ListProps<Shown: PartialEq> {
-    /// The scenario, compared by identity (the topics: [`Same`]) or by the part the list shows
-    /// (the consumers: [`ConsumersIn`]): an answer from the worker, which changes what the panels
-    /// show but never the scenario, does not re-render the editor.
+    /// The scenario, compared by the part the list shows ([`TopicsIn`], [`ConsumersIn`]): an
+    /// answer from the worker, which changes what the panels show (and, for a small group, the
+    /// scenario's previous assignment) but never the topics or the consumers, does not re-render
+    /// the editor.
     scenario: Shown,
     refused: Option<(usize, (Field, AttrValue))>,
     dispatcher: Dispatcher,
+}
+
+/// A scenario as the topics editor shows it, compared by its topics.
+#[derive(Clone)]
+struct TopicsIn(Rc<Scenario>);
+
+impl PartialEq for TopicsIn {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0.topics == other.0.topics
+    }
 }
 
 /// A scenario as the consumers editor shows it, compared by its consumers and topic names: a
@@ -248,7 +260,7 @@ impl<Shown: PartialEq> ListProps<Shown> {
 }
 
 #[function_component]
-fn TopicList(props: &ListProps<Same<Scenario>>) -> Html {
+fn TopicList(props: &ListProps<TopicsIn>) -> Html {
     rendered("TopicsEditor");
     let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);
