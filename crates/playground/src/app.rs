@@ -434,7 +434,7 @@ fn Results(props: &ResultsProps) -> Html {
     let diff = scenario.view.diff;
     let panels = revealed.saturating_sub(config);
     html! {
-        <div class="results" aria-busy={busy.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={format!("{:.0}", store.compute_ms)}>
+        <div class="results" aria-busy={busy.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={crate::ui::fixed(store.compute_ms, 0)}>
             if !props.embed {
                 <GroupSummary shown={shown.clone()} />
             }

@@ -164,7 +164,9 @@ fn megabytes(bytes: usize) -> String {
     if bytes < 100_000 {
         format!("{} kB", bytes.div_ceil(1000))
     } else {
-        format!("{:.1} MB", bytes as f64 / 1e6)
+        // In tenths of a megabyte, rounded half up: no float formatting on the page (issue 9).
+        let tenths = (bytes + 50_000) / 100_000;
+        format!("{}.{} MB", tenths / 10, tenths % 10)
     }
 }
 

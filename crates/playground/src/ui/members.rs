@@ -283,8 +283,8 @@ pub fn LoadChart(props: &LoadChartProps) -> Html {
     let scale = max.max(1) as f64;
     let mut path = String::from("M0,100");
     for (i, &load) in profile.iter().enumerate() {
-        let y = 100.0 - 100.0 * load as f64 / scale;
-        path.push_str(&format!(" L{i},{y:.1} L{},{y:.1}", i + 1));
+        let y = super::fixed(100.0 - 100.0 * load as f64 / scale, 1);
+        path.push_str(&format!(" L{i},{y} L{},{y}", i + 1));
     }
     path.push_str(&format!(" L{},100 Z", profile.len()));
     let label = format!("members' loads, heaviest to lightest: from {max} down to {min}");

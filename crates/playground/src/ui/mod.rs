@@ -40,6 +40,19 @@ impl<T> PartialEq for Same<T> {
     }
 }
 
+/// `value` (at least 0) with `decimals` (0 or 1) digits after the point, as `format!("{value:.0}")`
+/// and `format!("{value:.1}")` write it (ties to even; with one digit, a value within a rounding
+/// error of a tie may round the other way). The page's only float formatting: Rust's (the `f64`
+/// `Display` with its exact decimal expansion, 13 KB of code) is linked nowhere on the page (issue 9).
+pub fn fixed(value: f64, decimals: u8) -> String {
+    let units = if decimals == 0 { value } else { value * 10.0 }.round_ties_even().max(0.0) as u64;
+    if decimals == 0 {
+        units.to_string()
+    } else {
+        format!("{}.{}", units / 10, units % 10)
+    }
+}
+
 /// The colour class of the topic at `index`: eight Okabe–Ito colours, safe for colour-blind eyes.
 pub fn topic_class(index: usize) -> String {
     format!("topic-{}", index % 8)
@@ -57,4 +70,29 @@ pub fn rendered(component: &str) {
     }
     #[cfg(not(all(debug_assertions, target_arch = "wasm32")))]
     let _ = component;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixed;
+
+    #[test]
+    fn fixed_writes_what_rusts_formatting_writes() {
+        // Every hundredth from 0 to 1,000, the percentages and loads the page writes; ties at zero
+        // digits round to even, as `{:.0}` does.
+        for hundredths in 0..100_000u32 {
+            let value = f64::from(hundredths) / 100.0;
+            assert_eq!(fixed(value, 0), format!("{value:.0}"), "{value}");
+            if hundredths % 10 != 5 {
+                assert_eq!(fixed(value, 1), format!("{value:.1}"), "{value}");
+            }
+        }
+        for value in [0.5, 1.5, 2.5, 12.5, 99.5, 1e15 + 0.5, 3.25] {
+            assert_eq!(fixed(value, 0), format!("{value:.0}"), "{value}");
+        }
+        assert_eq!(
+            (fixed(66.666_666, 1), fixed(100.0, 1), fixed(0.04, 1)),
+            ("66.7".into(), "100.0".into(), "0.0".into())
+        );
+    }
 }

@@ -230,7 +230,7 @@ fn metrics(outcome: &OutcomeDigest, show_diff: bool, server: bool) -> Html {
                 <div><dt title="partitions read by a consumer on a rack that holds none of their replicas">{ "cross-rack" }</dt><dd>{ m.cross_rack }</dd></div>
             }
             if show_diff {
-                <div><dt>{ "moved" }</dt><dd data-moved={moves.moved.to_string()}>{ format!("{} ({:.0}%)", moves.moved, moves.percent(m.assigned)) }</dd></div>
+                <div><dt>{ "moved" }</dt><dd data-moved={moves.moved.to_string()}>{ format!("{} ({}%)", moves.moved, super::fixed(moves.percent(m.assigned), 0)) }</dd></div>
                 if server {
                     <div><dt title="partitions nobody consumed for a while, between two heartbeats">{ "stopped" }</dt><dd data-stopped={moves.paused.to_string()}>{ moves.paused }</dd></div>
                 } else {
