@@ -2,13 +2,24 @@
 // is opened by the file reader, a worker loaded only then (the rules for `kap batch` lines are not
 // in the page or the compute worker): a batch line opens as `kap show` shows it, and a
 // consumer-protocol line Kafka's coordinator throws on is refused with `kap batch`'s message. The
-// links and saved copies the worker writes are `kap`'s own.
+// links and saved copies the worker writes are `kap`'s own. What the page asks of the compute
+// workers before they listen (here a paste to read, while their wasm is still loading) is held
+// until they do, not lost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPlayground, panels, resultsShown, savedScenario, useBrowser, waitForPanels } from './browser.mjs';
+import { fileURLToPath } from 'node:url';
+import {
+  collectErrors,
+  openPlayground,
+  panels,
+  resultsShown,
+  savedScenario,
+  useBrowser,
+  waitForPanels,
+} from './browser.mjs';
 import { kap, link, show, shownChips } from './kap.mjs';
 
 const env = useBrowser();
@@ -76,6 +87,37 @@ test("the worker writes a small group's link and saved copy as kap does", async 
   });
   assert.deepEqual(JSON.parse(await savedScenario(page)), JSON.parse(text));
   assert.equal(await page.evaluate(() => location.href), link(text, env.url));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a paste read before the compute workers listen is held until they do, then read', async () => {
+  const page = await env.browser.newPage();
+  const errors = collectErrors(page);
+  // The workers' wasm is held back: the workers run their script but do not listen yet.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/worker_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(env.url);
+  await page.getByRole('button', { name: 'Import from Kafka', exact: true }).click();
+  const dialog = page.locator('[role=dialog][aria-label="Import from Kafka"]');
+  const sample = fileURLToPath(new URL('../../crates/scenario/tests/data/import/kafka-3.6.txt', import.meta.url));
+  await dialog.locator('textarea').fill(readFileSync(sample, 'utf8'));
+  // Asked, not answered (no reading shown, nothing to import), and nothing computed either.
+  await page.waitForTimeout(500);
+  assert.equal(await dialog.locator('.import-reading').count(), 0);
+  assert.equal(await dialog.getByRole('button', { name: 'Import this group' }).isDisabled(), true);
+  assert.equal(await page.locator('[data-version]').getAttribute('aria-busy'), 'true');
+  release();
+  await dialog.locator('.import-reading[aria-busy=false]').waitFor({ timeout: 30_000 });
+  const imported = kap(['import', sample]);
+  await dialog.getByRole('button', { name: 'Import this group' }).click();
+  const expected = shownChips(show(imported));
+  await waitForPanels(page, expected);
+  assert.deepEqual(await panels(page), expected);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -128,7 +128,8 @@ pub enum Request {
 /// The worker to the page.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Reply {
-    /// The worker is listening (messages sent before are lost).
+    /// The worker is listening: a message sent before would be lost, so the page holds every
+    /// request until each of its workers has said this (`browser.rs`, `Connection::early`).
     Ready,
     /// A version computed.
     Answer(Box<Answer>),
