@@ -415,8 +415,8 @@ impl Connection {
     /// Worker `worker`'s message.
     fn receive(&self, worker: usize, event: &web_sys::MessageEvent, answer: &dyn Fn(Answer), failed: &dyn Fn(String)) {
         mark("answer:received");
-        let text = event.data().as_string().unwrap_or_default();
-        let reply = playground::work::from_message::<Reply>(&text);
+        let bytes = event.data().dyn_into::<web_sys::js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+        let reply = Reply::decode(&bytes);
         mark("answer:decoded");
         match reply {
             Ok(Reply::Ready) => {

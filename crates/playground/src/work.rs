@@ -157,8 +157,10 @@ pub struct Answer {
     pub computed: Computed,
     /// The scenario's previous assignment, when it was held by the worker and is small enough to
     /// cross: the page then holds the scenario whole again.
+    #[serde(with = "scenario_json")]
     pub previous: Option<Previous>,
     /// The scenario settled, when it is small enough to cross: the next edit starts from it.
+    #[serde(with = "scenario_json")]
     pub settled: Option<Previous>,
     /// The version the scenario built on was no longer kept: it was computed as a fresh group.
     pub prior_lost: bool,
@@ -224,6 +226,7 @@ pub struct Reading {
     /// The lines that could not be read.
     pub unread: Vec<Unread>,
     /// The group chosen as a scenario, or why there is none (`ImportError`, worded).
+    #[serde(with = "scenario_json")]
     pub outcome: Result<Imported, String>,
 }
 
@@ -249,10 +252,10 @@ pub fn open_file(text: &str) -> Result<Box<Scenario>, String> {
     scenario::read_file(text).map(Box::new).map_err(|e| e.to_string())
 }
 
-/// A message ([`Request`], [`Reply`]) as it crosses between the page and the worker: JSON text.
-/// The browser copies a string across in one piece, where serde-wasm-bindgen built the JS object
-/// field by field, a call across the wasm boundary for each (at 1,000 partitions an answer's chips
-/// and settled assignment are thousands of them: 4 ms of the page's thread to read).
+/// A message to a worker ([`Request`]) as it crosses: JSON text, its scenario in the scenario
+/// file's own form. The browser copies a string across in one piece, where serde-wasm-bindgen
+/// built the JS object field by field, a call across the wasm boundary for each (at 1,000
+/// partitions thousands of them: 4 ms of the page's thread).
 pub fn to_message<T: Serialize>(message: &T) -> Result<String, serde_json::Error> {
     serde_json::to_string(message)
 }
@@ -260,6 +263,42 @@ pub fn to_message<T: Serialize>(message: &T) -> Result<String, serde_json::Error
 /// A message read back from its JSON text ([`to_message`]).
 pub fn from_message<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     serde_json::from_str(text)
+}
+
+impl Reply {
+    /// The reply as it crosses to the page: bytes (bincode), handed over in one piece. Read by
+    /// position, an answer needs none of JSON's parsing of field names and numbers on the page's
+    /// thread, nor its code: the page's readers of the worker's answers were a third of its JSON
+    /// readers (issue 9: a smaller page). A scenario file's parts cross as their JSON text inside
+    /// ([`scenario_json`]).
+    pub fn encode(&self) -> Result<Vec<u8>, bincode::Error> {
+        bincode::serialize(self)
+    }
+
+    /// A reply read back from its bytes ([`Reply::encode`]).
+    pub fn decode(bytes: &[u8]) -> Result<Reply, bincode::Error> {
+        bincode::deserialize(bytes)
+    }
+}
+
+/// A field of a [`Reply`] that holds a scenario file's part (a previous assignment, an imported
+/// scenario): it crosses as that file's JSON text, read by the file's own reader (which skips empty
+/// fields and reads either shape of a member's list, so it needs a self-describing format; the page
+/// links it anyway, to open links and saved work).
+mod scenario_json {
+    use std::borrow::Cow;
+
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&serde_json::to_string(value).map_err(S::Error::custom)?)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+        serde_json::from_str(&Cow::<str>::deserialize(deserializer)?).map_err(D::Error::custom)
+    }
 }
 
 /// Which strategies a compute worker computes. The page runs two workers when the machine has two
@@ -1215,8 +1254,8 @@ mod tests {
             answer.settled.is_some()
                 && answer.computed.panels.iter().any(|p| p.outcome.as_ref().is_ok_and(|o| o.chips))
         );
-        let text = to_message(&Reply::Answer(Box::new(answer.clone()))).unwrap_or_default();
-        match from_message::<Reply>(&text) {
+        let bytes = Reply::Answer(Box::new(answer.clone())).encode().unwrap_or_default();
+        match Reply::decode(&bytes) {
             Ok(Reply::Answer(back)) => assert_eq!(*back, answer),
             other => panic!("{other:?}"),
         }
@@ -1375,9 +1414,9 @@ mod tests {
         let frame = Engine::default().walk(&request, &uneven);
         assert!(frame.as_ref().is_ok_and(|f| f.step == 2 && !f.lists.is_empty()));
         let reply = Reply::Walk { request: request.clone(), frame: frame.clone() };
-        let text = to_message(&reply).unwrap_or_default();
-        assert!(!text.contains("\"notes\""), "{text}");
-        let Ok(Reply::Walk { request: answered, frame: read }) = from_message::<Reply>(&text) else { panic!("{text}") };
+        let bytes = reply.encode().unwrap_or_default();
+        assert!(!bytes.windows(5).any(|w| w == b"notes"), "the scenario stays on the page");
+        let Ok(Reply::Walk { request: answered, frame: read }) = Reply::decode(&bytes) else { panic!("{reply:?}") };
         assert_eq!((answered, read), (request, frame));
     }
 
@@ -1401,8 +1440,8 @@ this is no row";
         assert_eq!(imported, Ok(("g2", 1)));
 
         let reply = Reply::Imported { ticket: 4, reading: Box::new(reading.clone()) };
-        let text = to_message(&reply).unwrap_or_default();
-        let Ok(Reply::Imported { ticket, reading: read }) = from_message::<Reply>(&text) else { panic!("{text}") };
+        let bytes = reply.encode().unwrap_or_default();
+        let Ok(Reply::Imported { ticket, reading: read }) = Reply::decode(&bytes) else { panic!("{reply:?}") };
         assert_eq!((ticket, *read), (4, reading));
 
         let missing = ImportRequest { group: Some("g3".to_string()), ..request }.read();

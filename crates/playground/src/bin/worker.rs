@@ -6,9 +6,10 @@
 
 use std::cell::RefCell;
 
-use playground::work::{from_message, to_message, Engine, Reply, Request, Share};
+use playground::work::{from_message, Engine, Reply, Request, Share};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
+use web_sys::js_sys::{Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 fn main() {
@@ -69,7 +70,11 @@ fn main() {
 }
 
 fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
-    // JSON text (`work::to_message`): copied across in one piece.
-    let value = to_message(reply).map_or(JsValue::NULL, |text| JsValue::from_str(&text));
-    let _ = scope.post_message(&value);
+    // Bytes (`Reply::encode`): their buffer is handed to the page (transferred), not copied again.
+    let Ok(bytes) = reply.encode() else {
+        let _ = scope.post_message(&JsValue::NULL);
+        return;
+    };
+    let array = Uint8Array::from(bytes.as_slice());
+    let _ = scope.post_message_with_transfer(&array, &Array::of1(&array.buffer()));
 }
