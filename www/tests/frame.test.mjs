@@ -25,7 +25,7 @@ function startingGroup() {
 
 /**
  * Records, in the page, the versions of each Compute request's jobs and of each answer, read from
- * the messages' JSON text (a u64 version does not survive JSON.parse). Of the first compute worker
+ * the requests' JSON text (a u64 version does not survive JSON.parse) and the answers' bytes. Of the first compute worker
  * only, the lead where the page runs two (each gets every version; workers.test.mjs).
  */
 const recordMessages = (page) =>
@@ -54,7 +54,9 @@ const recordMessages = (page) =>
         this.__index = window.__workerCount++;
         listen.call(this, 'message', (e) => {
           if (this.__index !== 0) return;
-          const answer = /^\{"Answer":\{"version":(\d+)/.exec(e.data);
+          // Replies cross as bytes (`Reply::encode`, bincode): an answer is variant 1, then its u64 version.
+          const bytes = new DataView(e.data.buffer, e.data.byteOffset, e.data.byteLength);
+          const answer = bytes.getUint32(0, true) === 1 ? [null, String(bytes.getBigUint64(4, true))] : null;
           if (answer) window.__answers.push(answer[1]);
           // This listener runs before the page's: the render counts (a debug build's) as the
           // warm-up's answer comes, before the page handles it.
