@@ -54,9 +54,17 @@ const recordMessages = (page) =>
         this.__index = window.__workerCount++;
         listen.call(this, 'message', (e) => {
           if (this.__index !== 0) return;
-          // Replies cross as bytes (`Reply::encode`, bincode): an answer is variant 1, then its u64 version.
-          const bytes = new DataView(e.data.buffer, e.data.byteOffset, e.data.byteLength);
-          const answer = bytes.getUint32(0, true) === 1 ? [null, String(bytes.getBigUint64(4, true))] : null;
+          // Replies cross as bytes (`Reply::encode`, postcard): an answer is variant 1, then its
+          // version, both as varints (seven bits a byte, the lowest first).
+          let answer = null;
+          if (e.data[0] === 1) {
+            let version = 0n;
+            for (let i = 1, shift = 0n; i < e.data.length; i++, shift += 7n) {
+              version |= BigInt(e.data[i] & 0x7f) << shift;
+              if (e.data[i] < 0x80) break;
+            }
+            answer = [null, String(version)];
+          }
           if (answer) window.__answers.push(answer[1]);
           // This listener runs before the page's: the render counts (a debug build's) as the
           // warm-up's answer comes, before the page handles it.

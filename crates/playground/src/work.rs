@@ -266,18 +266,18 @@ pub fn from_message<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Er
 }
 
 impl Reply {
-    /// The reply as it crosses to the page: bytes (bincode), handed over in one piece. Read by
+    /// The reply as it crosses to the page: bytes (postcard), handed over in one piece. Read by
     /// position, an answer needs none of JSON's parsing of field names and numbers on the page's
     /// thread, nor its code: the page's readers of the worker's answers were a third of its JSON
     /// readers (issue 9: a smaller page). A scenario file's parts cross as their JSON text inside
     /// ([`scenario_json`]).
-    pub fn encode(&self) -> Result<Vec<u8>, bincode::Error> {
-        bincode::serialize(self)
+    pub fn encode(&self) -> Result<Vec<u8>, postcard::Error> {
+        postcard::to_allocvec(self)
     }
 
     /// A reply read back from its bytes ([`Reply::encode`]).
-    pub fn decode(bytes: &[u8]) -> Result<Reply, bincode::Error> {
-        bincode::deserialize(bytes)
+    pub fn decode(bytes: &[u8]) -> Result<Reply, postcard::Error> {
+        postcard::from_bytes(bytes)
     }
 }
 
@@ -1258,6 +1258,37 @@ mod tests {
         match Reply::decode(&bytes) {
             Ok(Reply::Answer(back)) => assert_eq!(*back, answer),
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// Every kind of answer crosses as bytes and reads back as it was: a consumer-protocol group's
+    /// (server panels with their lanes, what moving changes) and a summarised group's, with an
+    /// opened member and a written scenario.
+    #[test]
+    fn replies_cross_as_bytes_unchanged() {
+        let mut big = preset("range-imbalance");
+        big.topics[0].partitions = 3_000;
+        let mut engine = Engine::default();
+        let mut replies = Vec::new();
+        for (version, scenario) in [(1, preset("consumer-protocol-uniform")), (2, big)] {
+            let job = Job { version, prior: Prior::Inline, scenario: Rc::new(scenario.clone()) };
+            let answer = engine.compute(vec![job], &[]).unwrap_or_else(|| panic!("no answer"));
+            replies.push(Reply::Answer(Box::new(answer)));
+            replies.push(Reply::Written { ticket: version, texts: engine.write(Prior::Inline, &scenario) });
+        }
+        assert!(matches!(&replies[0], Reply::Answer(a) if a.computed.consumer.is_some()));
+        assert!(matches!(&replies[2], Reply::Answer(a) if a.computed.summarised()));
+        let request = MemberRequest { panel: StrategyId::Classic(Strategy::Range), member: "C1".into() };
+        let detail = engine.member(2, &request, None).ok().flatten();
+        assert!(detail.as_ref().is_some_and(|d| !d.chips.is_empty()));
+        replies.push(Reply::Member { version: 2, request, detail, current: true });
+        replies.push(Reply::Part { ticket: 3, part: engine.part(2) });
+        replies.push(Reply::Unreadable("why".into()));
+        for reply in replies {
+            let bytes = reply.encode().unwrap_or_default();
+            // `Reply` has no `PartialEq` (a walk's `Result`, boxed answers): compared as written.
+            let back = Reply::decode(&bytes).map(|r| format!("{r:?}"));
+            assert_eq!(back.as_deref(), Ok(format!("{reply:?}").as_str()));
         }
     }
 
