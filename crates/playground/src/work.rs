@@ -157,10 +157,10 @@ pub struct Answer {
     pub computed: Computed,
     /// The scenario's previous assignment, when it was held by the worker and is small enough to
     /// cross: the page then holds the scenario whole again.
-    #[serde(with = "scenario_json")]
+    #[serde(with = "previous_bytes")]
     pub previous: Option<Previous>,
     /// The scenario settled, when it is small enough to cross: the next edit starts from it.
-    #[serde(with = "scenario_json")]
+    #[serde(with = "previous_bytes")]
     pub settled: Option<Previous>,
     /// The version the scenario built on was no longer kept: it was computed as a fresh group.
     pub prior_lost: bool,
@@ -269,8 +269,8 @@ impl Reply {
     /// The reply as it crosses to the page: bytes (postcard), handed over in one piece. Read by
     /// position, an answer needs none of JSON's parsing of field names and numbers on the page's
     /// thread, nor its code: the page's readers of the worker's answers were a third of its JSON
-    /// readers (issue 9: a smaller page). A scenario file's parts cross as their JSON text inside
-    /// ([`scenario_json`]).
+    /// readers (issue 9: a smaller page). A previous assignment crosses field by field
+    /// ([`previous_bytes`]), an imported scenario as its file's JSON text ([`scenario_json`]).
     pub fn encode(&self) -> Result<Vec<u8>, postcard::Error> {
         postcard::to_allocvec(self)
     }
@@ -281,10 +281,33 @@ impl Reply {
     }
 }
 
-/// A field of a [`Reply`] that holds a scenario file's part (a previous assignment, an imported
-/// scenario): it crosses as that file's JSON text, read by the file's own reader (which skips empty
-/// fields and reads either shape of a member's list, so it needs a self-describing format; the page
-/// links it anyway, to open links and saved work).
+/// A previous assignment in an [`Answer`]: its fields in order, none skipped (the scenario file's
+/// form leaves out empty `generations`, which a format without field names cannot tell). Read on
+/// the page without the file's checks (a key written twice): the worker wrote it from a map.
+mod previous_bytes {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use scenario::format::Owned;
+    use scenario::Previous;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Fields = (i32, BTreeMap<String, Option<i32>>, BTreeMap<String, Arc<Owned>>);
+
+    pub fn serialize<S: Serializer>(previous: &Option<Previous>, serializer: S) -> Result<S::Ok, S::Error> {
+        previous.as_ref().map(|p| (p.generation, &p.generations, &p.assignments)).serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Previous>, D::Error> {
+        let fields = Option::<Fields>::deserialize(deserializer)?;
+        Ok(fields.map(|(generation, generations, assignments)| Previous { generation, generations, assignments }))
+    }
+}
+
+/// A field of a [`Reply`] that holds a scenario ([`Reading`]'s imported one): it crosses as its
+/// file's JSON text, read by the file's own reader (which skips empty fields and reads either shape
+/// of a member's list, so it needs a self-describing format; the page links it anyway, to open
+/// links and saved work).
 mod scenario_json {
     use std::borrow::Cow;
 
@@ -1284,6 +1307,16 @@ mod tests {
         replies.push(Reply::Member { version: 2, request, detail, current: true });
         replies.push(Reply::Part { ticket: 3, part: engine.part(2) });
         replies.push(Reply::Unreadable("why".into()));
+        // A previous assignment with members' own generations, as a snapshot can have.
+        let owned: Owned = BTreeMap::from([("C0".to_string(), vec![("t".to_string(), 0)])]);
+        let previous = Previous {
+            generation: 3,
+            generations: BTreeMap::from([("C0".to_string(), Some(2)), ("C1".to_string(), None)]),
+            assignments: BTreeMap::from([("range".to_string(), std::sync::Arc::new(owned))]),
+        };
+        let answer =
+            Answer { version: 9, previous: Some(previous.clone()), settled: Some(previous), ..Answer::default() };
+        replies.push(Reply::Answer(Box::new(answer)));
         for reply in replies {
             let bytes = reply.encode().unwrap_or_default();
             // `Reply` has no `PartialEq` (a walk's `Result`, boxed answers): compared as written.
