@@ -11,7 +11,7 @@ import { link } from './kap.mjs';
 
 const env = useBrowser();
 
-/** The warm-up's versions (`work::WARM_UP` - round, u64::MAX down), as they cross in a message's text. */
+/** The warm-up's versions (`work::WARM_UP` - round, u64::MAX down), as they cross in a request's text and an answer's bytes. */
 const WARM_UP_ROUNDS = 4; // work::WARM_UP_ROUNDS
 const WARM_UPS = Array.from({ length: WARM_UP_ROUNDS }, (_, round) => String(2n ** 64n - 1n - BigInt(round)));
 const WARM_UP = WARM_UPS[0];
