@@ -4,9 +4,11 @@
 //! The reducer computes no assignment: each scenario gets a version, the compute worker answers
 //! for it (`work`), and an answer is painted only if it is of the scenario on screen. Until it
 //! comes, the page shows the last answer painted. Side effects (the worker, URL, storage,
-//! clipboard) live in effects in `app.rs`, except one: a new version goes to the worker from the
-//! reducer itself ([`Outbox`]), before the page renders anything, so the worker computes while the
-//! page paints the edit; so does, once the first answer is painted, the warm-up ([`WARM_UP`]).
+//! clipboard) live in effects in `app.rs`, except one: a new version goes to the outbox from the
+//! reducer itself ([`Outbox`]), before the page renders anything; `app.rs`'s courier hands a small
+//! group's to the workers at once, so they compute while the page paints the edit, and a big
+//! group's once the edit's frame is painted. So does, once the first answer is painted, the
+//! warm-up ([`WARM_UP`]).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -78,8 +80,9 @@ impl Step {
 }
 
 /// Where the reducer sends a new version's jobs (and the versions the worker must keep) the moment
-/// it makes them: the compute worker, which then computes while the page renders the edit. It
-/// answers later, as a message, never from within this dispatch. Empty in tests, and until the
+/// it makes them: `app.rs`'s courier, which hands them to the compute workers (a small group's at
+/// once, a big group's after the edit's frame). They answer later, as a message, never from
+/// within this dispatch. Empty in tests, and until the
 /// worker has started: the effect in `app.rs` hands over the first version.
 #[derive(Clone, Default)]
 pub struct Outbox(Option<Rc<Deliver>>);
@@ -473,7 +476,7 @@ impl Reducible for State {
         let next = self.apply(action);
         if let Some(send) = &next.outbox.0 {
             if next.version() != self.version() {
-                // Before anything renders: the worker computes while the page paints the edit.
+                // Before anything renders (the courier decides when the workers get it).
                 if let Some(jobs) = next.jobs() {
                     send(jobs, next.keep());
                 }
@@ -660,7 +663,7 @@ mod tests {
         assert_eq!(*back.scenario, the_old_way(&first_scenario, &[Edit::AddConsumer]));
     }
 
-    /// The reducer hands each new version to the worker itself, once, before the page renders;
+    /// The reducer hands each new version to the outbox itself, once, before the page renders;
     /// what makes no new version (a refusal, a banner, an answer, the view) sends nothing.
     #[test]
     fn a_new_version_goes_to_the_worker_from_the_reducer() {
