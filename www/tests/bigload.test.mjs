@@ -109,18 +109,26 @@ test("an edit's busy state changes the results region's attributes, nothing insi
   const page = await env.browser.newPage();
   await page.goto(link(tenTopics(2_000, 300), env.url));
   await resultsShown(page, 120_000);
+  await page.waitForFunction(() => document.querySelectorAll('[data-consumer]').length === 200);
   const touched = await page.evaluate(async () => {
     const results = document.querySelector('.results');
     const seen = [];
-    const observer = new MutationObserver((records) => seen.push(...records));
+    // Read as soon as the edit's render has set the new version (this observer's callback, a
+    // microtask right after that render): a big group's version goes to the workers only after the
+    // edit's frame, so no answer can be in yet.
+    let rendered;
+    const edited = new Promise((r) => (rendered = r));
+    const observer = new MutationObserver((records) => {
+      seen.push(...records);
+      if (records.some((r) => r.target === results && r.attributeName === 'data-version')) rendered();
+    });
     observer.observe(results, { childList: true, subtree: true, attributes: true, characterData: true });
     const label = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === 'Partitions of t0');
     const input = label.querySelector('input');
     input.value = '1999';
     input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '1999' }));
     input.dispatchEvent(new Event('change', { bubbles: true }));
-    // The edit's render runs in microtasks of this task; the worker's answer comes in a later one.
-    for (let i = 0; i < 20; i++) await Promise.resolve();
+    await Promise.race([edited, new Promise((r) => setTimeout(r, 10_000))]);
     const busy = results.getAttribute('aria-busy');
     const records = [...seen, ...observer.takeRecords()];
     observer.disconnect();
