@@ -14,5 +14,10 @@ mod ui;
 use playground::computed;
 
 fn main() {
-    yew::Renderer::<app::App>::new().render();
+    // Into its own element: a render into <body> would first clear index.html's sample of the
+    // results' type faces (see there), which is to stay laid out beside the page.
+    match gloo::utils::document().get_element_by_id("page") {
+        Some(root) => yew::Renderer::<app::App>::with_root(root).render(),
+        None => yew::Renderer::<app::App>::new().render(),
+    };
 }

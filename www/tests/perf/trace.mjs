@@ -49,7 +49,7 @@ try {
     const events = [];
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
     const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-    await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,toplevel', transferMode: 'ReportEvents' });
+    await cdp.send('Tracing.start', { categories: process.env.TRACE_CATEGORIES ?? 'devtools.timeline,blink.user_timing,v8.execute,toplevel', transferMode: 'ReportEvents' });
     const t0 = Date.now();
     await page.goto('about:blank');
     await page.goto(url);
