@@ -250,12 +250,13 @@ const timeFloor = (page, runs) =>
  * Typed partition counts, alternating two topics so each edit is its own rebalance: t0 and t1 one
  * fewer, then back (one more would take Kafka's large test past the 1,000,000-partition limit).
  */
+const countAt = (i, partitions) => [i % 2 ? 't1' : 't0', Math.floor(i / 2) % 2 ? partitions : partitions - 1];
+
+/** `runs` edits, each at the start of a frame (`timeEdit`), typing the counts `countAt` gives. */
 async function edits(page, runs, partitions) {
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    const topic = i % 2 ? 't1' : 't0';
-    const n = Math.floor(i / 2) % 2 ? partitions : partitions - 1;
-    rows.push(await timeEdit(page, typedCount(topic, n)));
+    rows.push(await timeEdit(page, typedCount(...countAt(i, partitions))));
   }
   return {
     edit_to_paint_ms: stats(rows.map((r) => r.paint)),
@@ -274,14 +275,12 @@ async function edits(page, runs, partitions) {
 /**
  * A person typing: `runs` partition counts typed with the keyboard, each applied by Enter pressed at
  * a random moment within a frame, timed from the Enter's event `timeStamp` to the painted frame
- * showing the answer (`typing.mjs`). The same counts and topics as `edits`.
+ * showing the answer (`typing.mjs`). The same counts and topics as `edits` (`countAt`).
  */
 async function typedEdits(page, runs, partitions) {
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    const topic = i % 2 ? 't1' : 't0';
-    const n = Math.floor(i / 2) % 2 ? partitions : partitions - 1;
-    rows.push(await typeCount(page, topic, n));
+    rows.push(await typeCount(page, ...countAt(i, partitions)));
   }
   return {
     typed_edit_to_paint_ms: stats(rows.map((r) => r.paint)),
