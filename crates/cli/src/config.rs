@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 pub fn run(target: Target, scenario: Option<&Scenario>, as_json: bool, out: &mut impl Write) -> Result<(), String> {
     let settings = config::settings(target);
     let migration = match target {
-        Target::Classic(strategy) => Some(config::migration(&current_lists(scenario), strategy)),
+        Target::Classic(strategy) => Some(config::migration(&current_lists(scenario), strategy, config::Naming::Every)),
         Target::Consumer(_) => None,
     };
     let text = if as_json {

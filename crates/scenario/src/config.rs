@@ -209,17 +209,47 @@ pub struct Migration {
     pub librdkafka: Option<String>,
 }
 
+/// How a migration's sentences name a list of consumers: `kap config` names every one; the page,
+/// which shows groups of thousands, names the first few of a long list and counts the others (a
+/// midway bounce of 2,000 consumers would name 1,000).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// Every consumer, by id.
+    Every,
+    /// Up to [`Naming::MOST`] by id; beyond, the first [`Naming::FIRST`] and how many others.
+    Few,
+}
+
+impl Naming {
+    /// The longest list [`Naming::Few`] names whole.
+    pub const MOST: usize = 10;
+    /// How many of a longer list it still names.
+    pub const FIRST: usize = 3;
+
+    /// `ids`, joined as the sentences name them.
+    fn list(self, ids: &[&str]) -> String {
+        match ids.split_at_checked(Self::FIRST) {
+            Some((first, rest)) if self == Naming::Few && ids.len() > Self::MOST => {
+                format!("{} and {} others", first.join(", "), rest.len())
+            }
+            _ => ids.join(", "),
+        }
+    }
+}
+
 /// The safe path from `current` (each member's list, in JoinGroup order) to every member listing
 /// only `target`: a first rolling bounce that puts `target` first and keeps the old strategies, so
 /// every member always shares one with the others; a second that removes them (KIP-429's upgrade
-/// path). Midway through a bounce, the bounced members rejoin after the others.
-pub fn migration(current: &[(String, Vec<Strategy>)], target: Strategy) -> Migration {
+/// path). Midway through a bounce, the bounced members rejoin after the others. The sentences name
+/// consumers as `naming` says.
+pub fn migration(current: &[(String, Vec<Strategy>)], target: Strategy, naming: Naming) -> Migration {
     let done: Vec<Strategy> = vec![target];
     let both = |list: &[Strategy]| -> Vec<Strategy> {
         let mut out = vec![target];
         out.extend(list.iter().copied().filter(|&s| s != target));
         out
     };
+    let step = |title: String, lists: Vec<(String, Vec<Strategy>)>| step(title, lists, naming);
     let mut steps = vec![step("Today".to_string(), current.to_vec())];
     if current.iter().all(|(_, list)| *list == done) {
         return Migration { steps, trap: None, librdkafka: None };
@@ -239,7 +269,7 @@ pub fn migration(current: &[(String, Vec<Strategy>)], target: Strategy) -> Migra
     };
     let bounced = |n: usize| -> String {
         let names: Vec<&str> = current.iter().take(n).map(|(id, _)| id.as_str()).collect();
-        names.join(", ")
+        naming.list(&names)
     };
     // With one consumer there is no midway: a bounce is one restart.
     let midways = current.len() > 1;
@@ -288,14 +318,14 @@ fn list_name(list: &[Strategy]) -> String {
     format!("[{}]", names.join(", "))
 }
 
-fn step(title: String, lists: Vec<(String, Vec<Strategy>)>) -> Step {
+fn step(title: String, lists: Vec<(String, Vec<Strategy>)>, naming: Naming) -> Step {
     let selection = protocol::select(&lists);
-    let outcome = outcome(&selection);
+    let outcome = outcome(&selection, naming);
     Step { title, lists, selection, outcome }
 }
 
 /// What the coordinator's choice means for the group.
-fn outcome(selection: &Selection) -> String {
+fn outcome(selection: &Selection, naming: Naming) -> String {
     let Some(strategy) = selection.strategy else {
         return "no member can join".to_string();
     };
@@ -310,7 +340,7 @@ fn outcome(selection: &Selection) -> String {
         format!(
             "the group uses {strategy}; {} still {list} an eager-only strategy and {give} up all its partitions at \
              every rebalance, the others only those that move",
-            eager.join(", ")
+            naming.list(&eager)
         )
     };
     if !selection.rejected.is_empty() {
@@ -319,7 +349,7 @@ fn outcome(selection: &Selection) -> String {
         text.push_str(&format!(
             "; {} {share} no strategy with the group and {are} refused (INCONSISTENT_GROUP_PROTOCOL): consuming \
              nothing, while the others carry all the partitions",
-            refused.join(", ")
+            naming.list(&refused)
         ));
     }
     text
@@ -345,7 +375,7 @@ mod tests {
 
     #[test]
     fn from_range_to_cooperative_sticky_takes_two_bounces() {
-        let m = migration(&group(&[&[Range], &[Range], &[Range]]), CooperativeSticky);
+        let m = migration(&group(&[&[Range], &[Range], &[Range]]), CooperativeSticky, Naming::Every);
         let seen: Vec<(Option<Strategy>, Option<RebalanceProtocol>, usize)> = m
             .steps
             .iter()
@@ -370,7 +400,11 @@ mod tests {
     #[test]
     fn kafka_3_default_needs_one_bounce() {
         // [range, cooperative-sticky] already lists the target: only the removal bounce is left.
-        let m = migration(&group(&[&[Range, CooperativeSticky], &[Range, CooperativeSticky]]), CooperativeSticky);
+        let m = migration(
+            &group(&[&[Range, CooperativeSticky], &[Range, CooperativeSticky]]),
+            CooperativeSticky,
+            Naming::Every,
+        );
         let protocols: Vec<_> = m.steps.iter().map(|s| (s.selection.strategy, s.selection.group_protocol())).collect();
         use RebalanceProtocol::*;
         assert_eq!(
@@ -382,10 +416,10 @@ mod tests {
             ]
         );
         assert!(m.trap.is_none(), "the old lists already share cooperative-sticky");
-        let done = migration(&group(&[&[CooperativeSticky]]), CooperativeSticky);
+        let done = migration(&group(&[&[CooperativeSticky]]), CooperativeSticky, Naming::Every);
         assert_eq!(done.steps.len(), 1);
         // One consumer: each bounce is one restart, nothing happens midway.
-        let alone = migration(&group(&[&[Range]]), CooperativeSticky);
+        let alone = migration(&group(&[&[Range]]), CooperativeSticky, Naming::Every);
         let titles: Vec<&str> = alone.steps.iter().map(|s| s.title.as_str()).collect();
         assert_eq!(
             titles,
@@ -396,6 +430,47 @@ mod tests {
             ]
         );
         assert!(alone.trap.is_none());
+    }
+
+    /// `n` consumers C0… all listing `list`.
+    fn alike(n: usize, list: &[Strategy]) -> Vec<(String, Vec<Strategy>)> {
+        group(&vec![list; n])
+    }
+
+    #[test]
+    fn a_long_list_of_consumers_names_three_and_counts_the_others() {
+        let migration = migration(&alike(30, &[Range]), CooperativeSticky, Naming::Few);
+        let titles: Vec<&str> = migration.steps.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Today",
+                "First rolling bounce to [cooperative-sticky, range], midway (C0, C1, C2 and 12 others restarted)",
+                "After the first rolling bounce: every member lists [cooperative-sticky, range]",
+                "Second rolling bounce to [cooperative-sticky], midway (C0, C1, C2 and 12 others restarted)",
+                "After the second rolling bounce: every member lists [cooperative-sticky]",
+            ]
+        );
+        // Midway through the second bounce, the fifteen not yet restarted still list range too.
+        assert!(
+            migration.steps[3].outcome.contains("; C15, C16, C17 and 12 others still list an eager-only strategy"),
+            "{}",
+            migration.steps[3].outcome
+        );
+        // The trap: one bounce straight to the target refuses the half on the other list.
+        let trap = migration.trap.unwrap_or_else(|| panic!("no trap"));
+        assert!(trap.title.ends_with("midway (C0, C1, C2 and 12 others restarted)"), "{}", trap.title);
+        assert!(trap.outcome.contains(" and 12 others share no strategy with the group"), "{}", trap.outcome);
+        let named = |text: &str| (3..30).filter(|i| text.contains(&format!("C{i},"))).count();
+        assert!(migration.steps.iter().chain([&trap]).all(|s| named(&s.title) + named(&s.outcome) <= 2));
+    }
+
+    #[test]
+    fn ten_consumers_or_fewer_are_all_named() {
+        for n in [1, 2, 6, 20] {
+            let full = migration(&alike(n, &[Range]), CooperativeSticky, Naming::Every);
+            assert_eq!(migration(&alike(n, &[Range]), CooperativeSticky, Naming::Few), full, "{n} consumers");
+        }
     }
 
     #[test]

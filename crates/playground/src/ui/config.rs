@@ -39,54 +39,6 @@ impl PartialEq for Consumers {
     }
 }
 
-/// The most consumers a step names one by one; beyond, it names the first few and counts the
-/// rest, as the panels summarise a big group (a midway bounce of 2,000 consumers named 1,000).
-const NAMED: usize = 10;
-/// How many a summarised list still names.
-const NAMED_FIRST: usize = 3;
-
-/// `ids` as the page words a long list of them: the first few, then how many others.
-fn few_of(ids: &[&str]) -> String {
-    match ids.split_at_checked(NAMED_FIRST) {
-        Some((first, rest)) if ids.len() > NAMED => format!("{} and {} others", first.join(", "), rest.len()),
-        _ => ids.join(", "),
-    }
-}
-
-/// `text` with the list `ids` (as `scenario::config` joins them) shortened by [`few_of`].
-fn shorten(text: &mut String, ids: &[&str]) {
-    if ids.len() > NAMED {
-        *text = text.replacen(&ids.join(", "), &few_of(ids), 1);
-    }
-}
-
-/// The migration with its long lists of consumers shortened: the members restarted midway through
-/// a bounce (the first half, in JoinGroup order), those still on an eager strategy and those
-/// refused. `kap config` names them all.
-fn summarised(mut migration: config::Migration) -> config::Migration {
-    for step in migration.steps.iter_mut().chain(migration.trap.as_mut()) {
-        // Midway through a bounce, the restarted half (the first in JoinGroup order) rejoined last:
-        // the title names them.
-        let members = step.lists.len();
-        let restarted: Vec<&str> =
-            step.lists.iter().skip(members - members.div_ceil(2)).map(|(id, _)| id.as_str()).collect();
-        shorten(&mut step.title, &restarted);
-        let selection = &step.selection;
-        let eager: Vec<&str> = selection
-            .protocols
-            .iter()
-            .filter(|(_, p)| *p == assignor::protocol::RebalanceProtocol::Eager)
-            .map(|(id, _)| id.as_str())
-            .collect();
-        if eager.len() < selection.protocols.len() {
-            shorten(&mut step.outcome, &eager);
-        }
-        let refused: Vec<&str> = selection.rejected.iter().map(|(id, _)| id.as_str()).collect();
-        shorten(&mut step.outcome, &refused);
-    }
-    migration
-}
-
 #[derive(Properties, PartialEq)]
 pub struct ConfigProps {
     pub consumers: Consumers,
@@ -112,7 +64,9 @@ pub fn ConfigSection(props: &ConfigProps) -> Html {
             .map(|(id, names)| (id.to_string(), names.iter().filter_map(|n| n.parse().ok()).collect()))
             .collect();
         match target {
-            Target::Classic(strategy) if !lists.is_empty() => Some(summarised(config::migration(&lists, strategy))),
+            Target::Classic(strategy) if !lists.is_empty() => {
+                Some(config::migration(&lists, strategy, config::Naming::Few))
+            }
             _ => None,
         }
     });
@@ -185,51 +139,5 @@ pub fn ClientList(props: &ClientListProps) -> Html {
                 }
             }) }
         </ul>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `n` consumers C0… all listing `list`.
-    fn group(n: usize, list: &[Strategy]) -> Vec<(String, Vec<Strategy>)> {
-        (0..n).map(|i| (format!("C{i}"), list.to_vec())).collect()
-    }
-
-    #[test]
-    fn a_long_list_of_consumers_names_three_and_counts_the_others() {
-        let migration = summarised(config::migration(&group(30, &[Strategy::Range]), Strategy::CooperativeSticky));
-        let titles: Vec<&str> = migration.steps.iter().map(|s| s.title.as_str()).collect();
-        assert_eq!(
-            titles,
-            [
-                "Today",
-                "First rolling bounce to [cooperative-sticky, range], midway (C0, C1, C2 and 12 others restarted)",
-                "After the first rolling bounce: every member lists [cooperative-sticky, range]",
-                "Second rolling bounce to [cooperative-sticky], midway (C0, C1, C2 and 12 others restarted)",
-                "After the second rolling bounce: every member lists [cooperative-sticky]",
-            ]
-        );
-        // Midway through the second bounce, the fifteen not yet restarted still list range too.
-        assert!(
-            migration.steps[3].outcome.contains("; C15, C16, C17 and 12 others still list an eager-only strategy"),
-            "{}",
-            migration.steps[3].outcome
-        );
-        // The trap: one bounce straight to the target refuses the half on the other list.
-        let trap = migration.trap.unwrap_or_else(|| panic!("no trap"));
-        assert!(trap.title.ends_with("midway (C0, C1, C2 and 12 others restarted)"), "{}", trap.title);
-        assert!(trap.outcome.contains(" and 12 others share no strategy with the group"), "{}", trap.outcome);
-        let named = |text: &str| (3..30).filter(|i| text.contains(&format!("C{i},"))).count();
-        assert!(migration.steps.iter().chain([&trap]).all(|s| named(&s.title) + named(&s.outcome) <= 2));
-    }
-
-    #[test]
-    fn ten_consumers_or_fewer_are_all_named() {
-        for n in [1, 2, 6, 20] {
-            let full = config::migration(&group(n, &[Strategy::Range]), Strategy::CooperativeSticky);
-            assert_eq!(summarised(full.clone()), full, "{n} consumers");
-        }
     }
 }
