@@ -29,8 +29,9 @@ pub type Store = UseReducerHandle<State>;
 
 /// A value behind an `Rc`, compared by identity, as a component's prop: the worker's answer is a
 /// new `Computed` each time and the scenario a new `Scenario` each edit, while one that did not
-/// change is the same `Rc`; so a component given it re-renders only when it changed (an answer
-/// does not re-render the editors, an edit's busy state does not re-render the panels).
+/// change is the same `Rc`; so a component given it re-renders only when it changed (an edit's
+/// busy state does not re-render the results' sections). The editors' lists compare the part of
+/// the scenario they show instead (`editors.rs`).
 #[derive(Clone)]
 pub struct Same<T>(pub Rc<T>);
 
