@@ -76,6 +76,8 @@ export async function openPlayground(env, suffix = '') {
   await page.goto(env.url + suffix);
   await page.waitForSelector('section[data-strategy]', { timeout: 30_000 });
   await resultsShown(page);
+  // The consumers editor reveals its first rows a slice per frame, after the answer on a slow machine.
+  await page.waitForFunction(() => !document.querySelector('ol.consumers[aria-busy="true"]'), null, { timeout: 30_000 });
   return { page, errors };
 }
 
