@@ -320,17 +320,26 @@ pub fn App() -> Html {
 /// The editing column's parts, in the order the page reveals them (see [`Playground`]); after
 /// them, a frame later, the results region's sections may start.
 const EDITING_PARTS: usize = 3;
+/// The part that shows the consumers editor, whose rows come a slice per frame after it.
+const CONSUMERS_PART: usize = 2;
 
 /// The page opens in slices, one per animation frame (`use_reveal`): the header alone first, then
-/// the editing column a part at a time, then the results region's sections (which it holds back
-/// until the editors are in), so that neither the page's first render, which runs with the first
-/// calls of its wasm, nor any frame after it renders and lays out the whole page in one task
-/// (issue 9: no block over 50 ms, at any size). Once every part is in, it stays: edits re-render
-/// what they change, as before.
+/// the editing column a part at a time (the consumers editor's rows a slice per frame before the
+/// parts after it), then the results region's sections (which it holds back until the editors are
+/// in), so that neither the page's first render, which runs with the first calls of its wasm, nor
+/// any frame after it renders and lays out more than one part of the page in one task (issue 9: no
+/// block over 50 ms, at any size). Once every part is in, it stays: edits re-render what they
+/// change, as before.
 #[function_component]
 fn Playground() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    let parts = use_reveal(EDITING_PARTS + 1, 0, 1);
+    // Set once the consumers editor's rows (its first window) are all in, never unset: the parts
+    // after it wait for them, so that no frame renders both.
+    let rows_in = use_state_eq(|| false);
+    let on_rows_in = use_callback(rows_in.setter(), |(), rows_in| rows_in.set(true));
+    // Up to the consumers editor, then the rest once its rows are in: one part more a frame
+    // (`use_reveal` reveals a total grown by more than one a part per frame again).
+    let parts = use_reveal(if *rows_in { EDITING_PARTS + 1 } else { CONSUMERS_PART }, 0, 1);
     let dispatch = |action: fn() -> Action| {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(action()))
@@ -357,8 +366,8 @@ fn Playground() -> Html {
                         <Intro />
                         <TopicsEditor />
                     }
-                    if parts > 1 {
-                        <ConsumersEditor />
+                    if parts >= CONSUMERS_PART {
+                        <ConsumersEditor on_revealed={on_rows_in} />
                     }
                     if parts > 2 {
                         <ProtocolEditor />

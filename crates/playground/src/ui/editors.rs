@@ -225,6 +225,10 @@ struct ListProps<Shown: PartialEq> {
     scenario: Shown,
     refused: Option<(usize, (Field, AttrValue))>,
     dispatcher: Dispatcher,
+    /// Told when every row of the list's window is rendered (the consumers editor's). An `Option`:
+    /// a default `Callback` is a new one at each render, which would never compare equal.
+    #[prop_or_default]
+    on_revealed: Option<Callback<()>>,
 }
 
 /// A scenario as the topics editor shows it, compared by its topics.
@@ -393,21 +397,33 @@ fn partition_racks(
 /// thousands of consumers would otherwise put tens of thousands of elements on the page (each row
 /// has its fields and buttons) and block the page's thread for a second each time it renders them.
 pub const CONSUMER_ROWS: usize = 200;
-/// Rows rendered per frame while a window of rows appears (the page opening, "Show more"): some
-/// 20 ms of rendering and layout each on a 2-core machine, where 200 rows at once blocked the page's
-/// thread for 300 ms (`ui::reveal`).
-const ROW_SLICE: usize = 20;
-/// Rows rendered with the rest of the page when it opens, which lays out everything else too.
-const FIRST_ROWS: usize = 10;
+/// Rows rendered per frame while a window of rows appears (the page opening, "Show more"; `ui::reveal`):
+/// 200 rows at once blocked the page's thread for 300 ms at 100,000 partitions, and 20 rows, the
+/// first time their code runs, were the opening's longest tasks (25–40 ms of the thread's CPU at
+/// 1,000 partitions on the shared 2-core machine, where the compute workers start at the same time).
+const ROW_SLICE: usize = 10;
+/// Rows rendered when the editor appears, with the rest of its frame's work.
+const FIRST_ROWS: usize = 5;
+
+#[derive(Properties, PartialEq)]
+pub struct ConsumersEditorProps {
+    /// Told once every row of the editor's window is rendered (the page opens the results after
+    /// them, so that no frame renders both).
+    #[prop_or_default]
+    pub on_revealed: Option<Callback<()>>,
+}
 
 #[function_component]
-pub fn ConsumersEditor() -> Html {
+pub fn ConsumersEditor(props: &ConsumersEditorProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let refused = store.refused.as_ref().and_then(|r| r.field).and_then(consumer_of_field).and_then(|index| {
         let refused = refused_where(&store, |f| consumer_of_field(f) == Some(index))?;
         Some((index, refused))
     });
-    html! { <ConsumerList scenario={ConsumersIn(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+    html! {
+        <ConsumerList scenario={ConsumersIn(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()}
+            on_revealed={props.on_revealed.clone()} />
+    }
 }
 
 /// Consumers added beyond the rows shown: a consumer that joins a group of more than
@@ -469,6 +485,14 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     added.borrow_mut().follow(&row_keys, window);
     // The window's rows appear a slice per frame; rows added to a window already shown, at once.
     let revealed = use_reveal(window, FIRST_ROWS, ROW_SLICE);
+    {
+        let on_revealed = props.on_revealed.clone();
+        use_effect_with(revealed >= window, move |&all| {
+            if let (true, Some(on_revealed)) = (all, on_revealed) {
+                on_revealed.emit(());
+            }
+        });
+    }
     let pinned = added.borrow().positions(&row_keys);
     {
         let (row_keys, list, add_button, added) =

@@ -66,7 +66,10 @@ fn whole_number_problem(text: String) -> Option<String> {
 #[function_component]
 pub fn TextField(props: &TextFieldProps) -> Html {
     crate::ui::rendered("TextField");
-    let draft = use_state(|| props.value.to_string());
+    // Set only when it changes: the effects below set it to the value at every mount too, and a
+    // plain `use_state` renders the field again for that (every field of the page twice as it
+    // opens; issue 9).
+    let draft = use_state_eq(|| props.value.to_string());
     // A number waiting for the typing to pause, and its timer.
     let pending = use_mut_ref(|| None::<String>);
     let timer = use_mut_ref(|| None::<Timeout>);
