@@ -124,14 +124,23 @@ pub fn App() -> Html {
     if courier.borrow().worker.is_none() {
         courier.borrow_mut().worker = worker.as_ref().clone();
     }
+    // Whether the page's editing column is in (`Playground`; an embed has none). The first
+    // version waits for it: the workers' first rebalance, and V8's optimising compiles of their
+    // code that it sets off (some 300 ms of CPU in a 1,000-partition group's opening, traced), took
+    // the two cores from the opening's frames (issue 9).
+    let opened = use_state_eq({
+        let embed = *embed;
+        move || embed
+    });
+    let on_opened = use_callback(opened.setter(), |(), opened| opened.set(true));
     {
         // Each scenario on screen that has no answer yet goes to the worker (latest wins): the
         // first, which the reducer made before the worker started; the reducer hands over the
         // others itself, and handing one over again while the worker has it changes nothing.
         // The jobs and what to keep are worked out only when the effect runs, not at every render.
         let (courier, state) = (Rc::clone(&courier), store.clone());
-        use_effect_with((store.version(), store.pending()), move |_| {
-            if let Some(jobs) = state.jobs() {
+        use_effect_with((store.version(), store.pending(), *opened), move |&(_, _, opened)| {
+            if let Some(jobs) = state.jobs().filter(|_| opened) {
                 courier.borrow().catch_up(jobs, state.keep());
             }
         });
@@ -307,7 +316,7 @@ pub fn App() -> Html {
                     <ContextProvider<Writer> context={(*writer).clone()}>
                         <ContextProvider<WalkSource> context={(*walks).clone()}>
                             <ContextProvider<ImportSource> context={(*imports).clone()}>
-                                if *embed { <EmbedView /> } else { <Playground /> }
+                                if *embed { <EmbedView /> } else { <Playground {on_opened} /> }
                             </ContextProvider<ImportSource>>
                         </ContextProvider<WalkSource>>
                     </ContextProvider<Writer>>
@@ -330,8 +339,14 @@ const CONSUMERS_PART: usize = 2;
 /// any frame after it renders and lays out more than one part of the page in one task (issue 9: no
 /// block over 50 ms, at any size). Once every part is in, it stays: edits re-render what they
 /// change, as before.
+#[derive(Properties, PartialEq)]
+struct PlaygroundProps {
+    /// Told once the editing column is in.
+    on_opened: Callback<()>,
+}
+
 #[function_component]
-fn Playground() -> Html {
+fn Playground(props: &PlaygroundProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     // Set once the consumers editor's rows (its first window) are all in, never unset: the parts
     // after it wait for them, so that no frame renders both.
@@ -340,6 +355,14 @@ fn Playground() -> Html {
     // Up to the consumers editor, then the rest once its rows are in: one part more a frame
     // (`use_reveal` reveals a total grown by more than one a part per frame again).
     let parts = use_reveal(if *rows_in { EDITING_PARTS + 1 } else { CONSUMERS_PART }, 0, 1);
+    {
+        let on_opened = props.on_opened.clone();
+        use_effect_with(parts > EDITING_PARTS, move |&opened| {
+            if opened {
+                on_opened.emit(());
+            }
+        });
+    }
     let dispatch = |action: fn() -> Action| {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(action()))
