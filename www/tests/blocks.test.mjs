@@ -140,3 +140,65 @@ test('the Configuration names a few consumers of a long list and counts the othe
   assert.ok(short.some((s) => s.includes('midway (C0, C1, C2 restarted)')), short.join('\n'));
   await page.close();
 });
+
+/**
+ * Before the page runs: each frame's count of elements on the page and of consumer rows (the
+ * document timeline's time names the frame, the same for every task until the next frame; a
+ * render Yew's scheduler carries over into a task of its own counts with its frame), the frames the
+ * editing column's last part and the first Configuration appeared in, and the frame of the first
+ * job posted to a compute worker.
+ */
+function recordWork() {
+  window.__frames = new Map();
+  window.__firsts = {};
+  const note = () => {
+    const frame = document.timeline.currentTime;
+    window.__frames.set(frame, {
+      elements: document.getElementsByTagName('*').length,
+      rows: document.querySelectorAll('li.consumer').length,
+    });
+    for (const [part, selector] of [['protocol', 'section.protocol-editor'], ['configuration', 'section.config']]) {
+      if (!(part in window.__firsts) && document.querySelector(selector)) window.__firsts[part] = frame;
+    }
+  };
+  new MutationObserver(note).observe(document, { childList: true, subtree: true });
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (!('job' in window.__firsts) && typeof message === 'string' && message.startsWith('{"Compute"')) {
+      window.__firsts.job = document.timeline.currentTime;
+    }
+    return post.call(this, message, ...rest);
+  };
+}
+
+test("the opening's frames each render a little: ten consumer rows at most, the parts after the rows, the workers' first job after the editing column", async () => {
+  // 10 topics (a subscriptions picker per consumer), 60 consumers: the rows take several frames.
+  const group = mixedGroup(40, 60);
+  const page = await env.browser.newPage();
+  await page.addInitScript(recordWork);
+  await page.goto(link(group.scenarioText(), env.url));
+  await resultsShown(page);
+  await page.waitForFunction(() => document.querySelectorAll('section[data-strategy]').length === 4);
+  const { frames, firsts } = await page.evaluate(() => ({ frames: [...window.__frames], firsts: window.__firsts }));
+  // What each frame added: its counts less the frame's before.
+  const added = frames.slice(1).map(([frame, now], i) => ({
+    frame,
+    elements: now.elements - frames[i][1].elements,
+    rows: now.rows - frames[i][1].rows,
+  }));
+  const seen = JSON.stringify(added);
+  // Twenty rows in a frame were 560 elements and the opening's longest task; ten are 280, the
+  // topics editor's ten topics 240. (A panel with chips, below 500 partitions, is some 770
+  // elements of its own frame: the panels are not the editing column's.)
+  const editing = added.filter((f) => f.frame < firsts.configuration);
+  assert.ok(added.every((f) => f.rows <= 10), `ten consumer rows a frame at most: ${seen}`);
+  assert.ok(editing.every((f) => f.elements <= 320), `no frame of the editing column adds more than 320 elements: ${seen}`);
+  assert.equal(Math.max(...frames.map(([, f]) => f.rows)), 60);
+  // The protocol part comes in a frame after the last rows', the Configuration after it.
+  const lastRows = frames.find(([, f]) => f.rows === 60)[0];
+  assert.ok(firsts.protocol > lastRows, `the protocol part (${firsts.protocol}) after the rows (${lastRows})`);
+  assert.ok(firsts.configuration > firsts.protocol);
+  // The workers get the first job once the editing column is in, not while it comes.
+  assert.ok(firsts.job >= firsts.protocol, `the first job (${firsts.job}) once the protocol part (${firsts.protocol}) is in`);
+  await page.close();
+});
