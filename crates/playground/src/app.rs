@@ -332,6 +332,12 @@ const EDITING_PARTS: usize = 3;
 /// The part that shows the consumers editor, whose rows come a slice per frame after it.
 const CONSUMERS_PART: usize = 2;
 
+#[derive(Properties, PartialEq)]
+struct PlaygroundProps {
+    /// Told once the editing column is in.
+    on_opened: Callback<()>,
+}
+
 /// The page opens in slices, one per animation frame (`use_reveal`): the header alone first, then
 /// the editing column a part at a time (the consumers editor's rows a slice per frame before the
 /// parts after it), then the results region's sections (which it holds back until the editors are
@@ -339,12 +345,6 @@ const CONSUMERS_PART: usize = 2;
 /// any frame after it renders and lays out more than one part of the page in one task (issue 9: no
 /// block over 50 ms, at any size). Once every part is in, it stays: edits re-render what they
 /// change, as before.
-#[derive(Properties, PartialEq)]
-struct PlaygroundProps {
-    /// Told once the editing column is in.
-    on_opened: Callback<()>,
-}
-
 #[function_component]
 fn Playground(props: &PlaygroundProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
