@@ -139,9 +139,12 @@ test('protocol, remote assignor and a typed topic id travel in the link; the set
   assert.match(await page.locator('.protocol-editor [role=alert]').textContent(), /decoded as 3 bytes/);
   await id.fill('eZUeEuqvSSGGPuIabmBwqg');
   await page.waitForSelector('tr[data-topic-id="eZUeEuqvSSGGPuIabmBwqg"]');
-  // The link the page writes holds all three.
-  await page.waitForFunction(() => location.hash.length > 10);
-  await page.waitForTimeout(400);
+  // The link the page writes holds all three: it is written before the saved copy, so once the
+  // saved copy has the id, the link has it too.
+  await page.waitForFunction(() => {
+    const saved = JSON.parse(localStorage.getItem('kafka-assignor-playground/scenario') ?? '{}');
+    return saved.remote_assignor === 'range' && saved.topics?.some((t) => t.id === 'eZUeEuqvSSGGPuIabmBwqg');
+  }, null, { timeout: 10_000 });
   const fragment = await page.evaluate(() => location.hash);
   const opened = await openPlayground(env, fragment);
   await opened.page.waitForSelector('section[data-server-assignor="range"].chosen-panel');
