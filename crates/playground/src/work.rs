@@ -546,8 +546,7 @@ impl Gather {
             return None;
         }
         self.expected = None;
-        let mut parts = std::mem::take(&mut self.parts);
-        parts.sort_by_key(|(worker, _)| *worker);
+        let parts = in_order_of(std::mem::take(&mut self.parts), |(worker, _)| *worker);
         Some(Answer::merge(parts.into_iter().map(|(_, part)| part).collect()))
     }
 }
@@ -575,7 +574,7 @@ impl Answer {
         };
         let mut panels = std::mem::take(&mut whole.computed.panels);
         panels.extend(rest.iter().flat_map(|p| p.computed.panels.iter().cloned()));
-        panels.sort_by_key(|p| order(p));
+        let mut panels = in_order_of(panels, |p| order(p));
         panels.dedup_by_key(|p| order(p));
         whole.computed.panels = panels;
         whole.previous = whole_of(whole.previous.take(), rest.iter().map(|p| p.previous.clone()).collect());
@@ -585,6 +584,18 @@ impl Answer {
         whole.compute_ms = rest.iter().map(|p| p.compute_ms).fold(whole.compute_ms, f64::max);
         whole
     }
+}
+
+/// `items` ordered by `key`, equal keys in their order in `items`: for the few parts and panels of
+/// one answer, picked one by one rather than sorted, as each type sorted costs the page's wasm its
+/// own copy of the standard library's sort (issue 9).
+fn in_order_of<T, K: Ord>(mut items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    let mut ordered = Vec::with_capacity(items.len());
+    // `min_by_key` returns the first of equal keys: the order stays stable.
+    while let Some(first) = items.iter().enumerate().min_by_key(|(_, item)| key(item)).map(|(i, _)| i) {
+        ordered.push(items.remove(first));
+    }
+    ordered
 }
 
 /// The entries of a previous assignment: partitions over every strategy's lists.
@@ -947,6 +958,15 @@ mod tests {
 
     fn versions(jobs: &Option<Vec<Job>>) -> Option<Vec<Version>> {
         jobs.as_ref().map(|jobs| jobs.iter().map(|j| j.version).collect())
+    }
+
+    #[test]
+    fn in_order_of_orders_by_key_and_keeps_equal_keys_in_their_order() {
+        let items = vec![(2, 'a'), (0, 'b'), (2, 'c'), (1, 'd'), (0, 'e')];
+        let mut sorted = items.clone();
+        sorted.sort_by_key(|(key, _)| *key);
+        assert_eq!(in_order_of(items, |(key, _)| *key), sorted);
+        assert_eq!(in_order_of(Vec::<(u8, char)>::new(), |(key, _)| *key), []);
     }
 
     #[test]

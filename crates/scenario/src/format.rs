@@ -282,19 +282,20 @@ impl PreviousFile {
                 StrategyLists::Runs(runs) => runs.into_iter().map(|(m, r)| (m, MemberList::Runs(r))).collect(),
                 StrategyLists::Read(lists) => lists,
             };
-            let owned: Owned = lists
-                .into_iter()
-                .map(|(member, list)| match list {
-                    MemberList::Pairs(pairs) => Ok((member, pairs)),
-                    MemberList::Runs(runs) => match layout.read_list(&runs, &mut budget) {
-                        Ok(pairs) => Ok((member, pairs)),
-                        Err(message) => Err(compact::CompactError {
+            let mut owned = Owned::new();
+            for (member, list) in lists {
+                let pairs = match list {
+                    MemberList::Pairs(pairs) => pairs,
+                    MemberList::Runs(runs) => {
+                        layout.read_list(&runs, &mut budget).map_err(|message| compact::CompactError {
                             place: format!("previous assignment {strategy:?}, member {member:?}"),
                             message,
-                        }),
-                    },
-                })
-                .collect::<Result<_, _>>()?;
+                        })?
+                    }
+                };
+                // Member ids differ: `Entries` refused a key written twice (no sort: `map_of`).
+                owned.insert(member, pairs);
+            }
             assignments.insert(strategy, Arc::new(owned));
         }
         Ok(Previous { generation: self.generation, generations: self.generations, assignments })
@@ -356,7 +357,7 @@ fn unique_strategy_lists<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<BTreeMap<String, StrategyLists>, D::Error> {
     let outer = Entries::<String, Entries<String, MemberList>>::deserialize(deserializer)?;
-    Ok(outer.0.into_iter().map(|(strategy, lists)| (strategy, StrategyLists::Read(lists.0))).collect())
+    Ok(map_of(outer.0.into_iter().map(|(strategy, lists)| (strategy, StrategyLists::Read(lists.0)))))
 }
 
 fn version_one() -> u32 {
@@ -767,14 +768,25 @@ where
     K: Deserialize<'de> + Ord + std::hash::Hash + Clone + std::fmt::Debug,
     V: Deserialize<'de>,
 {
-    Entries::deserialize(deserializer).map(|entries| entries.0.into_iter().collect())
+    Entries::deserialize(deserializer).map(|entries| map_of(entries.0))
 }
 
 fn unique_assignments<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<BTreeMap<String, Arc<Owned>>, D::Error> {
     let outer = Entries::<String, Entries<String, Vec<(String, u32)>>>::deserialize(deserializer)?;
-    Ok(outer.0.into_iter().map(|(strategy, lists)| (strategy, Arc::new(lists.0.into_iter().collect()))).collect())
+    Ok(map_of(outer.0.into_iter().map(|(strategy, lists)| (strategy, Arc::new(map_of(lists.0))))))
+}
+
+/// A map of entries whose keys are known to differ ([`Entries`] refuses a key written twice), by
+/// insertion: `BTreeMap`'s `FromIterator` sorts its input first, and each key and value type then
+/// costs the page's wasm its own copy of the standard library's stable sort (issue 9).
+pub(crate) fn map_of<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    for (key, value) in entries {
+        map.insert(key, value);
+    }
+    map
 }
 
 #[cfg(test)]
