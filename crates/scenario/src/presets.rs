@@ -21,8 +21,8 @@ pub struct Preset {
     pub title: String,
     /// What it shows, and where the seed articles explain it.
     pub notes: String,
-    /// The source file: [`Source`].
-    source: &'static str,
+    /// Its place in [`OPENED`] and [`SOURCES`].
+    index: usize,
     /// The scenario it opens on, as a file: [`Preset::scenario`].
     opened: &'static str,
 }
@@ -39,7 +39,9 @@ struct Source {
     then: Vec<Event>,
 }
 
-/// What the menu shows of a preset (the rest of its source is skipped unread).
+/// What the menu shows of a preset, read from the scenario it opens on (the rest is skipped
+/// unread): the replay gives that scenario its source's title and notes, and the tests check the
+/// stored file is the replay to the byte.
 #[derive(Deserialize)]
 struct Headline {
     title: String,
@@ -47,15 +49,20 @@ struct Headline {
 }
 
 /// A preset's files: its source (`presets/ID.json`: the group and the events) and the scenario it
-/// opens on (`presets/opened/ID.json`), written from the source by this module's tests.
+/// opens on (`presets/opened/ID.json`), written from the source by this module's tests. Apart, so
+/// that the page, which opens presets but never replays one, carries no source (issue 9).
 macro_rules! preset_files {
     ($($id:literal),* $(,)?) => {
-        [$(($id, include_str!(concat!("../presets/", $id, ".json")), include_str!(concat!("../presets/opened/", $id, ".json")))),*]
+        (
+            [$(($id, include_str!(concat!("../presets/opened/", $id, ".json")))),*],
+            [$(include_str!(concat!("../presets/", $id, ".json"))),*],
+        )
     };
 }
 
-/// Presets in menu order; the first is what the page opens on.
-const FILES: [(&str, &str, &str); 13] = preset_files![
+/// Presets in menu order, each with the scenario it opens on, and each one's source in the same
+/// order; the first is what the page opens on.
+const FILES: ([(&str, &str); 13], [&str; 13]) = preset_files![
     "range-imbalance",
     "roundrobin-uneven",
     "range-two-topics",
@@ -71,13 +78,17 @@ const FILES: [(&str, &str, &str); 13] = preset_files![
     "consumer-rolling-restart",
 ];
 
+const OPENED: [(&str, &str); 13] = FILES.0;
+const SOURCES: [&str; 13] = FILES.1;
+
 /// Every preset. The files are part of the build and tested, so none fails to parse.
 pub fn all() -> Vec<Preset> {
-    FILES
+    OPENED
         .iter()
-        .filter_map(|&(id, source, opened)| {
-            let Headline { title, notes } = serde_json::from_str(source).ok()?;
-            Some(Preset { id, title, notes, source, opened })
+        .enumerate()
+        .filter_map(|(index, &(id, opened))| {
+            let Headline { title, notes } = serde_json::from_str(opened).ok()?;
+            Some(Preset { id, title, notes, index, opened })
         })
         .collect()
 }
@@ -131,7 +142,8 @@ impl Preset {
     /// The tests check that the stored file is this; `KAP_WRITE_PRESETS=1 cargo test -p scenario
     /// presets` writes it again after a preset or a strategy changed.
     pub fn replay(&self) -> Result<Scenario, ReplayError> {
-        let source: Source = serde_json::from_str(self.source).map_err(|e| ReplayError::Source(e.to_string()))?;
+        let source = SOURCES.get(self.index).copied().unwrap_or_default();
+        let source: Source = serde_json::from_str(source).map_err(|e| ReplayError::Source(e.to_string()))?;
         let mut scenario = validate::checked(Scenario { title: source.title, notes: source.notes, ..source.scenario })?;
         for event in &source.then {
             scenario = event.apply(&settle(&scenario))?;
@@ -146,7 +158,7 @@ mod tests {
 
     #[test]
     fn every_preset_file_parses_and_loads() {
-        assert_eq!(all().len(), FILES.len());
+        assert_eq!(all().len(), OPENED.len());
         for preset in all() {
             let scenario = preset.scenario().unwrap_or_else(|e| panic!("{}: {e}", preset.id));
             assert!(crate::validate::errors(&scenario).is_empty(), "{}", preset.id);
