@@ -2,7 +2,8 @@
 // the page has the workers compute an edit the person might make next (one partition fewer on the
 // first topic), in rounds, each once the last one's answer is in, and never paints their answers
 // (they warm both programs' code, which V8 otherwise compiles during the first edit); an edit's
-// busy results dim without a compositor animation (a layer made and dropped each edit).
+// busy results dim without a compositor animation (a layer made and dropped each edit); a small
+// group's edit renders nothing until its answer comes (state::HOLD_MS at most), then both at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, panels, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
@@ -132,23 +133,60 @@ test('after the first answer the workers compute the warm-up rounds, never paint
   await page.close();
 });
 
+/**
+ * In the page, from its start: the compute workers' messages to the page are held back while
+ * `window.__holdAnswers` is true, and `window.__releaseAnswers()` hands them on in order.
+ */
+const holdAnswers = (page) =>
+  page.addInitScript(() => {
+    window.__holdAnswers = false;
+    window.__held = [];
+    window.__releaseAnswers = () => {
+      window.__holdAnswers = false;
+      for (const give of window.__held.splice(0)) give();
+    };
+    const listen = Worker.prototype.addEventListener;
+    Worker.prototype.addEventListener = function (type, listener, ...rest) {
+      if (type !== 'message') return listen.call(this, type, listener, ...rest);
+      const held = (e) => (window.__holdAnswers ? window.__held.push(() => listener.call(this, e)) : listener.call(this, e));
+      return listen.call(this, type, held, ...rest);
+    };
+  });
+
+/** `state::HOLD_MS`: the longest a small group's edit waits for its answer before it is rendered busy. */
+const HOLD_MS = 50;
+
 test('busy results dim through --dim: no opacity animation (no layer) while the answer is on its way', async () => {
   const group = startingGroup();
-  const { page, errors } = await openPlayground(env, '#' + link(group.scenarioText(), env.url).split('#')[1]);
-  // Once the edit is rendered (a microtask later), before its answer: the transitions the busy
-  // state starts, by property and element.
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await holdAnswers(page);
+  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
+  await resultsShown(page);
+  await page.waitForTimeout(300);
+  // The answer held back: the edit waits HOLD_MS for it, then is rendered busy. As that render
+  // leaves the results region: the transitions the busy state starts, by property and element.
   const started = await page.evaluate(`(async () => {
-    ${typedCount('t1', 11)}
-    await Promise.resolve();
+    window.__holdAnswers = true;
     const results = document.querySelector('.results');
-    if (results.getAttribute('aria-busy') !== 'true') return 'not busy';
-    getComputedStyle(document.querySelector('.panels')).opacity;
-    return document.getAnimations().map((a) => [a.transitionProperty, a.effect.target.className]);
+    const busy = new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (results.getAttribute('aria-busy') !== 'true') return;
+        observer.disconnect();
+        getComputedStyle(document.querySelector('.panels')).opacity;
+        resolve(document.getAnimations().map((a) => [a.transitionProperty, a.effect.target.className]));
+      });
+      observer.observe(results, { attributes: true });
+    });
+    ${typedCount('t1', 11)}
+    return busy;
   })()`);
   assert.ok(started.length > 0, 'the busy state starts a transition');
   for (const [property, target] of started) {
     assert.equal(property, '--dim', `${target}: ${property}`);
   }
+  await page.evaluate(() => window.__releaseAnswers());
   await resultsShown(page);
   // Answered: nothing dims, nothing animates.
   const after = await page.evaluate(() => ({
@@ -156,6 +194,62 @@ test('busy results dim through --dim: no opacity animation (no layer) while the 
     animations: document.getAnimations().map((a) => [a.transitionProperty ?? a.animationName, a.effect.target.className, a.playState]),
   }));
   assert.deepEqual(after, { opacity: '1', animations: [] });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a small group's edit is rendered with its answer, or busy once HOLD_MS have passed without it", async () => {
+  const group = startingGroup();
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await holdAnswers(page);
+  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
+  await resultsShown(page);
+  let shown = group.expected(null);
+  await waitForPanels(page, shown);
+  await page.waitForTimeout(300);
+  /** Edits t0 to `n` and records each state the results region is left in, with the ms since the edit. */
+  const edit = (n, hold) =>
+    page.evaluate(`(async () => {
+      window.__holdAnswers = ${hold};
+      const results = document.querySelector('.results');
+      const seen = [];
+      const note = () => seen.push({ at: performance.now() - t0, busy: results.getAttribute('aria-busy'), version: results.dataset.version, shown: results.dataset.shown });
+      new MutationObserver(note).observe(results, { attributes: true });
+      const before = results.dataset.version;
+      const t0 = performance.now();
+      ${typedCount('t0', n)}
+      await Promise.resolve();
+      const atOnce = { busy: results.getAttribute('aria-busy'), version: results.dataset.version };
+      if (${hold}) {
+        while (results.getAttribute('aria-busy') !== 'true') await new Promise((r) => setTimeout(r, 5));
+        window.__releaseAnswers();
+      }
+      while (results.getAttribute('aria-busy') !== 'false' || results.dataset.shown === before) await new Promise((r) => requestAnimationFrame(r));
+      return { before, atOnce, seen };
+    })()`);
+
+  // Its answer held back: nothing renders until HOLD_MS have passed; then busy, then the answer.
+  let { before, atOnce, seen } = await edit(11, true);
+  assert.deepEqual(atOnce, { busy: 'false', version: before }, 'the edit alone renders nothing');
+  const busy = seen.find((s) => s.busy === 'true');
+  assert.ok(busy && busy.at >= HOLD_MS - 5, JSON.stringify(seen));
+  assert.ok(seen.indexOf(busy) === seen.findIndex((s) => s.version !== before), `busy as the new version appears: ${JSON.stringify(seen)}`);
+  group.topics.t0 = 11;
+  shown = group.expected(shown);
+  await waitForPanels(page, shown);
+  assert.deepEqual(await panels(page), shown);
+
+  // As the workers answer: the edit appears with its answer, or busy if that took HOLD_MS.
+  ({ before, atOnce, seen } = await edit(10, false));
+  assert.deepEqual(atOnce, { busy: 'false', version: before }, 'the edit alone renders nothing');
+  const first = seen.find((s) => s.version !== before);
+  assert.ok(first.busy === 'false' ? first.shown === first.version : first.at >= HOLD_MS - 5, JSON.stringify(seen));
+  group.topics.t0 = 10;
+  shown = group.expected(shown);
+  await waitForPanels(page, shown);
+  assert.deepEqual(await panels(page), shown);
   assert.deepEqual(errors, []);
   await page.close();
 });

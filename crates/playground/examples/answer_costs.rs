@@ -136,6 +136,38 @@ fn main() {
                     answer = part;
                 }
             }
+            // The page's small-group job as it crosses today: the settled scenario inline, JSON.
+            let inline = Rc::new(edited.clone());
+            let request = playground::work::Request::Compute {
+                jobs: vec![Job { version: 2, prior: Prior::Inline, scenario: Rc::clone(&inline) }],
+                keep: vec![],
+                history: None,
+            };
+            let t = Instant::now();
+            let message = to_message(&request).unwrap_or_default();
+            add("job JSON (page)", ms(t));
+            add("job JSON KB", message.len() as f64 / 1e3);
+            let t = Instant::now();
+            let _ = playground::work::from_message::<playground::work::Request>(&message);
+            add("job read (worker)", ms(t));
+            let t = Instant::now();
+            std::hint::black_box((*inline).clone());
+            add("scenario clone", ms(t));
+            for share in [Share::All, Share::Lead, Share::Help] {
+                let mut engine = Engine::new(share);
+                let t = Instant::now();
+                let part =
+                    engine.compute(vec![Job { version: 2, prior: Prior::Inline, scenario: Rc::clone(&inline) }], &[]);
+                add(&format!("Engine::compute inline, {share:?}"), ms(t));
+                let t = Instant::now();
+                let bytes = part.map(|p| playground::work::Reply::Answer(Box::new(p)).encode());
+                add(&format!("reply encode, {share:?}"), ms(t));
+                let bytes = bytes.and_then(Result::ok).unwrap_or_default();
+                add(&format!("reply KB, {share:?}"), bytes.len() as f64 / 1e3);
+                let t = Instant::now();
+                let _ = playground::work::Reply::decode(&bytes);
+                add(&format!("reply decode, {share:?}"), ms(t));
+            }
             let t = Instant::now();
             let text = answer.as_ref().map(|a| to_message(&playground::work::Reply::Answer(Box::new(a.clone()))));
             add("answer JSON", ms(t));

@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::saved::{self, Origin, Unsaved};
-use crate::state::{Action, Outbox, State};
+use crate::state::{handed_over_at_once, Action, Outbox, State, HOLD_MS};
 use crate::ui::config::{ConfigSection, Consumers};
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
@@ -47,12 +47,24 @@ const HAND_OVER_WAIT_MS: f64 = 50.0;
 /// of milliseconds, every core of a two-core machine, and the edit's render, layout and paint,
 /// sharing the cores with them, took twice their time (issue 9: no block over 50 ms at 100,000
 /// partitions). Its answer comes that frame later.
+///
+/// It also releases a small group's edit that the reducer holds back for its answer
+/// (`state::Outbox::holding`) if the answer has not come [`HOLD_MS`] later.
 #[derive(Default)]
 struct Courier {
     worker: Option<browser::ComputeWorker>,
     /// A big group's version waiting for that idle moment: the newest replaces it (its jobs
     /// include every unanswered version it builds on).
     waiting: Rc<RefCell<Option<Handed>>>,
+    /// Dispatches `Action::Release` (set once the store exists).
+    release: Option<Callback<()>>,
+    /// The release of the edit held, if one is: a new hold replaces (cancels) it.
+    release_timer: RefCell<Option<Timeout>>,
+    /// The link and saved-work writes asked for (the effect below): a new version counts as one,
+    /// so that a write waiting for the edits to pause is skipped once an edit comes, held or not
+    /// (a held edit renders nothing, so the effect does not run for it; its write, in the lead
+    /// worker, would delay the edit's answer).
+    writes: Rc<RefCell<u64>>,
 }
 
 /// A version's jobs and the versions the workers must keep, as the reducer hands them over.
@@ -61,8 +73,11 @@ type Handed = (Vec<Job>, Vec<Version>);
 impl Courier {
     /// Hands over a new version's `jobs` and the versions the workers must `keep`.
     fn hand_over(&self, jobs: Vec<Job>, keep: Vec<Version>) {
+        if jobs.last().is_some_and(|job| work::warm_up_round(job.version).is_none()) {
+            *self.writes.borrow_mut() += 1;
+        }
         let Some(worker) = &self.worker else { return };
-        let big = jobs.last().is_some_and(|job| work::settled_entries(&job.scenario) > work::INLINE_ENTRIES);
+        let big = jobs.last().is_some_and(|job| !handed_over_at_once(&job.scenario));
         if !big {
             self.waiting.borrow_mut().take();
             worker.want(jobs, keep);
@@ -77,6 +92,14 @@ impl Courier {
                 }
             });
         }
+    }
+
+    /// Has the edit the reducer holds back released [`HOLD_MS`] from now, unless its answer comes
+    /// first; `false` before the store exists.
+    fn release_later(&self) -> bool {
+        let Some(release) = self.release.clone() else { return false };
+        *self.release_timer.borrow_mut() = Some(Timeout::new(HOLD_MS, move || release.emit(())));
+        true
     }
 
     /// Hands over the scenario on screen, if it waits for its answer and no newer version waits
@@ -98,11 +121,15 @@ pub fn App() -> Html {
     let store = use_reducer({
         let (first, courier) = (Rc::clone(&first), Rc::clone(&courier));
         move || {
-            let outbox = Outbox::new(move |jobs, keep| {
-                if let Ok(courier) = courier.try_borrow() {
-                    courier.hand_over(jobs, keep);
+            let outbox = Outbox::new({
+                let courier = Rc::clone(&courier);
+                move |jobs, keep| {
+                    if let Ok(courier) = courier.try_borrow() {
+                        courier.hand_over(jobs, keep);
+                    }
                 }
-            });
+            })
+            .holding(move || courier.try_borrow().is_ok_and(|courier| courier.release_later()));
             State::new(first.0.scenario.clone()).apply(Action::Banner(first.1.clone())).with_outbox(outbox)
         }
     });
@@ -123,6 +150,10 @@ pub fn App() -> Html {
     });
     if courier.borrow().worker.is_none() {
         courier.borrow_mut().worker = worker.as_ref().clone();
+    }
+    if courier.borrow().release.is_none() {
+        let dispatcher = store.dispatcher();
+        courier.borrow_mut().release = Some(Callback::from(move |()| dispatcher.dispatch(Action::Release)));
     }
     // Whether the page's editing column is in (`Playground`; an embed has none). The first
     // version waits for it: the workers' first rebalance, and V8's optimising compiles of their
@@ -165,7 +196,7 @@ pub fn App() -> Html {
         // screen. A write a newer scenario has overtaken is skipped.
         let (scenario, embed, keeper, latest) = (Rc::clone(&store.scenario), *embed, keeper.clone(), latest.clone());
         let writer = (*writer).clone();
-        let writes = use_mut_ref(|| 0u64);
+        let writes = Rc::clone(&courier.borrow().writes);
         use_effect_with((scenario, store.prior(), store.pending()), move |(scenario, prior, pending)| {
             *latest.borrow_mut() = Rc::clone(scenario);
             // A big group's texts come from the worker, which holds its previous assignment.

@@ -60,7 +60,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
-import { PAINTED, typeCount } from './typing.mjs';
+import { PAINTED, typeCount, typeFloor } from './typing.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 20) || 20;
@@ -68,6 +68,8 @@ const BIG = !args.includes('--no-big');
 const MILLION = BIG && !args.includes('--no-million');
 const JSON_OUT = args.includes('--json');
 const PAUSE_MS = args.includes('--no-pause') ? 0 : 1000;
+// The typed row's frames counted, with an animation frame requested at each key (typing.mjs).
+const KEY_FRAME = args.includes('--key-frame');
 const DIST = process.env.PLAYGROUND_DIST ?? fileURLToPath(new URL('../../../dist/', import.meta.url));
 
 const median = (xs) => {
@@ -280,17 +282,26 @@ async function edits(page, runs, partitions) {
 async function typedEdits(page, runs, partitions) {
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    rows.push(await typeCount(page, ...countAt(i, partitions)));
+    rows.push(await typeCount(page, ...countAt(i, partitions), KEY_FRAME));
   }
   return {
     typed_edit_to_paint_ms: stats(rows.map((r) => r.paint)),
     typed_first_edit_ms: +rows[0].paint.toFixed(1),
-    typed_event_to_next_frame_ms: stats(rows.map((r) => r.toFrame)),
-    typed_frames_to_paint: stats(rows.map((r) => r.frames)),
+    ...(KEY_FRAME && {
+      typed_event_to_next_frame_ms: stats(rows.map((r) => r.toFrame)),
+      typed_frames_to_paint: stats(rows.map((r) => r.frames)),
+    }),
     typed_worker_ms: stats(rows.map((r) => r.worker)),
     typed_answer_decode_ms: stats(rows.map((r) => r.decode)),
     typed_answer_dispatch_and_render_ms: stats(rows.map((r) => r.handle)),
   };
+}
+
+/** The typed row's floor (`typeFloor`), `runs` times: a typed Enter answered at once, no work. */
+async function typedFloor(page, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(await typeFloor(page, countAt(i, 100)[1]));
+  return { typed_floor_ms: stats(times) };
 }
 
 async function group(env, label, text, runs, partitions, timeout, typed = false) {
@@ -308,6 +319,7 @@ async function group(env, label, text, runs, partitions, timeout, typed = false)
     const { page, errors } = await open(env, url, timeout);
     if (PAUSE_MS) await page.waitForTimeout(PAUSE_MS);
     Object.assign(result, await typedEdits(page, runs, partitions));
+    Object.assign(result, await typedFloor(page, runs));
     result.errors.push(...errors);
     await page.close();
   }

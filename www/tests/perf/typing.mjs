@@ -14,10 +14,18 @@ export const PAINTED = `(() => { const r = document.querySelector('.results');
  * (at the event's `timeStamp`) and `edit:painted` for a trace. `window.__typed` resolves to
  * { paint, toFrame (from the event to the start of the first frame after it), frames, worker,
  * decode, handle }.
+ *
+ * `toFrame` and `frames` are counted only with `keyFrame` (`measure.mjs --key-frame`): counting
+ * the frames takes an animation frame requested at the key, and that request is itself a change
+ * to the page's frames. A key that changes nothing on screen needs no frame; once the compositor
+ * has had a frame with nothing to draw it stops asking for frames, and the next change is drawn
+ * in a frame begun at once rather than at the next tick of the 60 Hz clock (Chromium's begin-frame
+ * source sends a late joiner the frame it missed). A person's key asks for no frame; without
+ * `keyFrame`, neither does the script.
  */
-const arm = (page) =>
+const arm = (page, keyFrame) =>
   page.evaluate(
-    ([painted]) => {
+    ([painted, keyFrame]) => {
       const check = new Function(`return ${painted};`);
       window.__typed = new Promise((resolve) => {
         const onKey = (e) => {
@@ -33,20 +41,20 @@ const arm = (page) =>
             if (Number.isNaN(toFrame)) toFrame = ts - t0;
             frames++;
           };
-          requestAnimationFrame(count);
+          if (keyFrame) requestAnimationFrame(count);
           const observer = new MutationObserver(() => {
             if (results.dataset.version === before || !check()) return;
             observer.disconnect();
             requestAnimationFrame((ts) => {
-              count(ts);
+              if (keyFrame) count(ts);
               const channel = new MessageChannel();
               channel.port1.onmessage = () => {
                 performance.mark('edit:painted');
                 const last = (name) => performance.getEntriesByName(name, 'measure').at(-1)?.duration ?? NaN;
                 resolve({
                   paint: performance.now() - t0,
-                  toFrame,
-                  frames,
+                  toFrame: keyFrame ? toFrame : NaN,
+                  frames: keyFrame ? frames : NaN,
                   worker: Number(results.dataset.computeMs),
                   decode: last('answer:decode'),
                   handle: last('answer:handle'),
@@ -60,7 +68,7 @@ const arm = (page) =>
         document.addEventListener('keydown', onKey, { capture: true });
       });
     },
-    [PAINTED],
+    [PAINTED, keyFrame],
   );
 
 /**
@@ -70,7 +78,7 @@ const arm = (page) =>
  * Enter, which applies it, pressed at a random moment within a frame (a 0–17 ms pause, plus however
  * long the key takes to arrive). Returns `arm`'s timing, one frame after the paint.
  */
-export async function typeCount(page, topic, n) {
+export async function typeCount(page, topic, n, keyFrame = false) {
   await page.evaluate((label) => {
     const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
     const input = field.querySelector('input');
@@ -78,10 +86,58 @@ export async function typeCount(page, topic, n) {
     input.select();
   }, `Partitions of ${topic}`);
   await page.keyboard.type(String(n));
-  await arm(page);
+  await arm(page, keyFrame);
   await page.waitForTimeout(Math.random() * 17);
   await page.keyboard.press('Enter');
   const timing = await page.evaluate(() => window.__typed);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   return timing;
+}
+
+/**
+ * The typed row's floor: the same keys typed the same way, into a text field of its own (added to
+ * the page once, so nothing is edited), the digits then Enter at a random moment within a frame,
+ * and Enter answered at once by a keydown listener that sets one attribute (an answer that needs
+ * no work at all); the time from the key's `timeStamp` to the painted frame that shows it, seen
+ * and timed as `arm` sees and times an answer. A focused field keeps the compositor's frames
+ * going (its caret): the answer waits for the next one as the typed row's does. Returns the ms.
+ */
+export async function typeFloor(page, n) {
+  await page.evaluate(() => {
+    let input = document.querySelector('input.typed-floor');
+    if (!input) {
+      input = document.createElement('input');
+      input.className = 'typed-floor';
+      input.setAttribute('aria-label', 'typed floor');
+      document.body.append(input);
+    }
+    input.focus();
+    input.select();
+  });
+  await page.keyboard.type(String(n));
+  await page.evaluate(() => {
+    window.__floor = new Promise((resolve) => {
+      const onKey = (e) => {
+        if (e.key !== 'Enter') return;
+        document.removeEventListener('keydown', onKey, { capture: true });
+        const t0 = e.timeStamp;
+        const observer = new MutationObserver(() => {
+          observer.disconnect();
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve(performance.now() - t0);
+            channel.port2.postMessage(0);
+          });
+        });
+        observer.observe(document.body, { attributes: true });
+        document.body.dataset.typedFloor = String(e.timeStamp);
+      };
+      document.addEventListener('keydown', onKey, { capture: true });
+    });
+  });
+  await page.waitForTimeout(Math.random() * 17);
+  await page.keyboard.press('Enter');
+  const paint = await page.evaluate(() => window.__floor);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  return paint;
 }
