@@ -2,7 +2,7 @@
 // *.test.mjs files) and it asserts nothing; it prints the rows of issue 9's targets.
 //
 //   source .ci/common.sh && trunk build --release && cargo build -p cli
-//   node www/tests/perf/measure.mjs [--runs 20] [--no-big] [--no-million] [--no-pause] [--json]
+//   node www/tests/perf/measure.mjs [--runs 20] [--no-big] [--no-million] [--no-pause] [--key-frame] [--json]
 //
 // In a release build served from dist/ (or PLAYGROUND_DIST / PLAYGROUND_URL), each group opened
 // from a #v1. link made by `kap link`:
@@ -41,10 +41,13 @@
 // aria-busy; a MutationObserver sees it written, then the frame that follows is painted when a
 // task queued from its animation callbacks runs): INP proper ends at the frame that shows the
 // edit itself, which here changes nothing the eye sees, and at that frame's presentation rather
-// than at the end of the page's part of it. `typed_event_to_next_frame_ms`: from the event to the
-// start of the first frame after it (its animation callbacks' timestamp: negative when that frame
-// had begun before the key was handled), how the keys fell within the frames. The edit's own frame
-// is not at once here: an answer can be in it when the worker answers before the frame begins.
+// than at the end of the page's part of it. With --key-frame, `typed_event_to_next_frame_ms`: from
+// the event to the start of the first frame after it (its animation callbacks' timestamp: negative
+// when that frame had begun before the key was handled), how the keys fell within the frames, and
+// `typed_frames_to_paint`; both need an animation frame requested at the key, which a person's key
+// does not request (typing.mjs), so the default asks for none. `typed_floor_ms`: the typed row of
+// an answer that needs no work (typing.mjs's `typeFloor`). The edit's own frame is not at once
+// here: an answer can be in it when the worker answers before the frame begins.
 // Both rows are reported: the frame-start row is the worst case of where a key can fall (its
 // answer never in the edit's own frame), the typed row the case of a person typing; neither alone.
 // The edits start 1 s after the first answer is painted (`--no-pause`: at once), as a person reads
