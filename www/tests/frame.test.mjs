@@ -276,6 +276,42 @@ test('the warm-up\'s answer renders no component (render counts of a debug build
   await page.close();
 });
 
+test('an answer renders the results region alone: no editor renders for it (render counts of a debug build)', async (t) => {
+  const group = startingGroup();
+  const page = await env.browser.newPage();
+  await holdAnswers(page);
+  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
+  await resultsShown(page);
+  await page.waitForTimeout(300);
+  const counts = () =>
+    page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));
+  if (Object.keys(await counts()).length === 0) {
+    t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
+    await page.close();
+    return;
+  }
+  // The edit rendered busy (its answer held back past HOLD_MS), then the answer alone.
+  await page.evaluate(`(async () => {
+    window.__holdAnswers = true;
+    ${typedCount('t1', 11)}
+    const results = document.querySelector('.results');
+    while (results.getAttribute('aria-busy') !== 'true') await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  })()`);
+  const before = await counts();
+  await page.evaluate(() => window.__releaseAnswers());
+  await resultsShown(page);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const after = await counts();
+  const changed = Object.fromEntries(Object.keys(after).map((k) => [k.replace(/^renders/, ''), Number(after[k]) - Number(before[k] ?? 0)]));
+  t.diagnostic(`the answer: ${JSON.stringify(changed)}`);
+  assert.ok(changed.Strategypanel > 0, 'the panels render the answer');
+  for (const editor of ['Topicseditor', 'Consumerseditor', 'Weightseditor', 'Intro', 'Topicrow', 'Consumerrow', 'Textfield']) {
+    assert.equal(changed[editor] ?? 0, 0, `${editor}: ${JSON.stringify(changed)}`);
+  }
+  await page.close();
+});
+
 /** The compositing layers of `page` and why each is one (CDP LayerTree), once a frame is drawn. */
 async function layers(page) {
   const cdp = await page.context().newCDPSession(page);

@@ -342,17 +342,19 @@ pub fn App() -> Html {
     });
     html! {
         <ContextProvider<Store> context={store.clone()}>
-            <ContextProvider<Keeper> context={keeper}>
-                <ContextProvider<MemberSource> context={(*details).clone()}>
-                    <ContextProvider<Writer> context={(*writer).clone()}>
-                        <ContextProvider<WalkSource> context={(*walks).clone()}>
-                            <ContextProvider<ImportSource> context={(*imports).clone()}>
-                                if *embed { <EmbedView /> } else { <Playground {on_opened} /> }
-                            </ContextProvider<ImportSource>>
-                        </ContextProvider<WalkSource>>
-                    </ContextProvider<Writer>>
-                </ContextProvider<MemberSource>>
-            </ContextProvider<Keeper>>
+            <ContextProvider<Painted> context={Painted(Same(Rc::clone(&store.shown)), store.version(), store.pending())}>
+                <ContextProvider<Keeper> context={keeper}>
+                    <ContextProvider<MemberSource> context={(*details).clone()}>
+                        <ContextProvider<Writer> context={(*writer).clone()}>
+                            <ContextProvider<WalkSource> context={(*walks).clone()}>
+                                <ContextProvider<ImportSource> context={(*imports).clone()}>
+                                    if *embed { <EmbedView /> } else { <Playground {on_opened} /> }
+                                </ContextProvider<ImportSource>>
+                            </ContextProvider<WalkSource>>
+                        </ContextProvider<Writer>>
+                    </ContextProvider<MemberSource>>
+                </ContextProvider<Keeper>>
+            </ContextProvider<Painted>>
         </ContextProvider<Store>>
     }
 }
@@ -477,9 +479,17 @@ struct ResultsProps {
 /// sections appear one per frame (`use_reveal`): the Configuration first, then each panel, so
 /// neither the page's first render nor the first answer renders a big group's four panels in one
 /// task.
+/// The answer on screen, the version on screen and whether it waits for its answer: what the
+/// results region follows besides the store, whose equality leaves the answer out (`State`'s
+/// `PartialEq`: an answer renders this region, not every component reading the store).
+#[derive(Clone, PartialEq)]
+struct Painted(Same<Computed>, Version, bool);
+
 #[function_component]
 fn Results(props: &ResultsProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    // Rendered again for each answer, which the store's context leaves out.
+    let _painted = use_context::<Painted>();
     let shown = Same(Rc::clone(&store.shown));
     let scenario = &store.scenario;
     let strategies: Vec<Strategy> = scenario

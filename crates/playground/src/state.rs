@@ -196,10 +196,15 @@ pub struct State {
     outbox: Outbox,
 }
 
+/// Whether the components that read the store (through its context) show the same: the scenario,
+/// where its previous assignment is, and what is said about it. Not the answer: only the results
+/// region shows it, and it follows the answer through a context of its own (`app.rs`'s
+/// `Painted`), so that an answer renders the region alone rather than the editors and the header
+/// too (issue 9).
 impl PartialEq for State {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.scenario, &other.scenario)
-            && Rc::ptr_eq(&self.shown, &other.shown)
+            && self.prior() == other.prior()
             && self.refused == other.refused
             && self.banner == other.banner
     }
