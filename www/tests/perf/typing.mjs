@@ -18,10 +18,10 @@ export const PAINTED = `(() => { const r = document.querySelector('.results');
  * `toFrame` and `frames` are counted only with `keyFrame` (`measure.mjs --key-frame`): counting
  * the frames takes an animation frame requested at the key, and that request is itself a change
  * to the page's frames. A key that changes nothing on screen needs no frame; once the compositor
- * has had a frame with nothing to draw it stops asking for frames, and the next change is drawn
- * in a frame begun at once rather than at the next tick of the 60 Hz clock (Chromium's begin-frame
- * source sends a late joiner the frame it missed). A person's key asks for no frame; without
- * `keyFrame`, neither does the script.
+ * has had a frame with nothing to draw it stops asking for frames, and the next change can be
+ * drawn in a frame begun at once rather than at the next tick of the 60 Hz clock (Chromium's
+ * begin-frame source sends a late joiner the frame it missed; traced). A person's key asks for no
+ * frame; without `keyFrame`, neither does the script.
  */
 const arm = (page, keyFrame) =>
   page.evaluate(
