@@ -156,7 +156,8 @@ const holdAnswers = (page) =>
 /** `state::HOLD_MS`: the longest a small group's edit waits for its answer before it is rendered busy. */
 const HOLD_MS = 50;
 
-test('busy results dim through --dim: no opacity animation (no layer) while the answer is on its way', async () => {
+/** The starting group opened in a page whose answers `holdAnswers` can hold back, once its first answer is shown and the warm-up has had its time. */
+async function openHoldingAnswers() {
   const group = startingGroup();
   const page = await env.browser.newPage();
   const errors = [];
@@ -165,6 +166,11 @@ test('busy results dim through --dim: no opacity animation (no layer) while the 
   await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
   await resultsShown(page);
   await page.waitForTimeout(300);
+  return { group, page, errors };
+}
+
+test('busy results dim through --dim: no opacity animation (no layer) while the answer is on its way', async () => {
+  const { page, errors } = await openHoldingAnswers();
   // The answer held back: the edit waits HOLD_MS for it, then is rendered busy. As that render
   // leaves the results region: the transitions the busy state starts, by property and element.
   const started = await page.evaluate(`(async () => {
@@ -199,16 +205,9 @@ test('busy results dim through --dim: no opacity animation (no layer) while the 
 });
 
 test("a small group's edit is rendered with its answer, or busy once HOLD_MS have passed without it", async () => {
-  const group = startingGroup();
-  const page = await env.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await holdAnswers(page);
-  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
-  await resultsShown(page);
+  const { group, page, errors } = await openHoldingAnswers();
   let shown = group.expected(null);
   await waitForPanels(page, shown);
-  await page.waitForTimeout(300);
   /** Edits t0 to `n` and records each state the results region is left in, with the ms since the edit. */
   const edit = (n, hold) =>
     page.evaluate(`(async () => {
@@ -277,12 +276,7 @@ test('the warm-up\'s answer renders no component (render counts of a debug build
 });
 
 test('an answer renders the results region alone: no editor renders for it (render counts of a debug build)', async (t) => {
-  const group = startingGroup();
-  const page = await env.browser.newPage();
-  await holdAnswers(page);
-  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
-  await resultsShown(page);
-  await page.waitForTimeout(300);
+  const { page } = await openHoldingAnswers();
   const counts = () =>
     page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));
   if (Object.keys(await counts()).length === 0) {

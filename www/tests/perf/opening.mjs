@@ -20,24 +20,15 @@
 import { writeFileSync } from 'node:fs';
 import { start } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
+import { scenario, shapeOf } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, otherwise) => (args.includes(name) ? args[args.indexOf(name) + 1] : otherwise);
 const RUNS = Number(option('--runs', 1));
 const OUT = option('--out', null);
 const TASKS = args.includes('--tasks');
-const SHAPE = args.includes('--million') ? [10, 100_000, 2000] : args.includes('--big') ? [10, 10_000, 500] : [10, 100, 50];
+const SHAPE = shapeOf(args);
 const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8';
-
-function scenario(topics, partitions, consumers) {
-  const names = Array.from({ length: topics }, (_, i) => `t${i}`);
-  return JSON.stringify({
-    version: 1,
-    title: `${topics * partitions} partitions, ${consumers} consumers`,
-    topics: names.map((name) => ({ name, partitions })),
-    consumers: Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
-  });
-}
 
 /** The first answer painted, every consumer row of the editor's window in. */
 const OPENED = `(() => { const r = document.querySelector('.results');

@@ -15,26 +15,16 @@ import { writeFileSync } from 'node:fs';
 import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
 import { PAINTED, typeCount as typeWithKeyboard } from './typing.mjs';
+import { scenario, shapeOf } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const EDITS = Number(args[args.indexOf('--edits') + 1] || 5) || 5;
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : null;
-const SHAPE = args.includes('--million') ? [10, 100_000, 2000] : args.includes('--big') ? [10, 10_000, 500] : [10, 100, 50];
+const SHAPE = shapeOf(args);
 // --load: trace the page's opening instead (navigation to the first painted answer).
 const LOAD = args.includes('--load');
 // --typed: each count typed with the keyboard and applied by Enter (typing.mjs).
 const TYPED = args.includes('--typed');
-
-function scenario(topics, partitions, consumers) {
-  const names = Array.from({ length: topics }, (_, i) => `t${i}`);
-  return JSON.stringify({
-    version: 1,
-    title: `${topics * partitions} partitions, ${consumers} consumers`,
-    topics: names.map((name) => ({ name, partitions })),
-    consumers: Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
-  });
-}
-
 
 const typeCount = (name, n) => `performance.mark('edit:start');\n${typedCount(name, n)}`;
 

@@ -1,0 +1,16 @@
+// The group the trace scripts (`trace.mjs`, `opening.mjs`) open: not a test.
+
+/** Topics, partitions per topic and consumers: 1,000 partitions by default, `--big` 100,000, `--million` 1,000,000. */
+export const shapeOf = (args) =>
+  args.includes('--million') ? [10, 100_000, 2000] : args.includes('--big') ? [10, 10_000, 500] : [10, 100, 50];
+
+/** The scenario file of such a group: topics t0…, consumers C0… (the odd ones subscribe to half the topics). */
+export function scenario(topics, partitions, consumers) {
+  const names = Array.from({ length: topics }, (_, i) => `t${i}`);
+  return JSON.stringify({
+    version: 1,
+    title: `${topics * partitions} partitions, ${consumers} consumers`,
+    topics: names.map((name) => ({ name, partitions })),
+    consumers: Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
+  });
+}
