@@ -292,15 +292,23 @@ mod previous_bytes {
     use scenario::Previous;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    type Fields = (i32, BTreeMap<String, Option<i32>>, BTreeMap<String, Arc<Owned>>);
+    type Fields = (i32, BTreeMap<String, Option<i32>>, BTreeMap<String, Arc<Owned>>, BTreeMap<String, String>);
 
     pub fn serialize<S: Serializer>(previous: &Option<Previous>, serializer: S) -> Result<S::Ok, S::Error> {
-        previous.as_ref().map(|p| (p.generation, &p.generations, &p.assignments)).serialize(serializer)
+        previous
+            .as_ref()
+            .map(|p| (p.generation, &p.generations, &p.assignments, &p.deleted_topic_ids))
+            .serialize(serializer)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Previous>, D::Error> {
         let fields = Option::<Fields>::deserialize(deserializer)?;
-        Ok(fields.map(|(generation, generations, assignments)| Previous { generation, generations, assignments }))
+        Ok(fields.map(|(generation, generations, assignments, deleted_topic_ids)| Previous {
+            generation,
+            generations,
+            assignments,
+            deleted_topic_ids,
+        }))
     }
 }
 
@@ -431,6 +439,8 @@ pub struct SettledPart {
     pub layout: Vec<(String, u32)>,
     /// Per strategy name: the order of the layout's topics its runs use, and each member's runs.
     pub assignments: BTreeMap<String, (Vec<u64>, BTreeMap<String, String>)>,
+    /// Deleted topics' ids ([`Previous::deleted_topic_ids`]).
+    pub deleted_topic_ids: BTreeMap<String, String>,
 }
 
 impl SettledPart {
@@ -448,6 +458,7 @@ impl SettledPart {
             generations: previous.generations.clone(),
             layout: layout.spans,
             assignments,
+            deleted_topic_ids: previous.deleted_topic_ids.clone(),
         })
     }
 
@@ -464,7 +475,12 @@ impl SettledPart {
             }
             assignments.insert(strategy.clone(), std::sync::Arc::new(owned));
         }
-        Some(Previous { generation: self.generation, generations: self.generations.clone(), assignments })
+        Some(Previous {
+            generation: self.generation,
+            generations: self.generations.clone(),
+            assignments,
+            deleted_topic_ids: self.deleted_topic_ids.clone(),
+        })
     }
 }
 
@@ -1333,6 +1349,7 @@ mod tests {
             generation: 3,
             generations: BTreeMap::from([("C0".to_string(), Some(2)), ("C1".to_string(), None)]),
             assignments: BTreeMap::from([("range".to_string(), std::sync::Arc::new(owned))]),
+            deleted_topic_ids: BTreeMap::from([("gone".to_string(), "eZUeEuqvSSGGPuIabmBwqg".to_string())]),
         };
         let answer =
             Answer { version: 9, previous: Some(previous.clone()), settled: Some(previous), ..Answer::default() };

@@ -203,11 +203,10 @@ impl ConsumerSnapshot {
     /// ([`closest_classic_strategy`]), for the classic panels.
     ///
     /// A deleted topic that only `owned` names keeps its partitions in the previous assignment, by
-    /// name, where the model drops them as the coordinator drops a deleted topic from a target
-    /// whole; its id is not kept (a scenario's ids belong to its topics). The one thing that id
-    /// decides is its place in the Java `HashMap` of that member's target, which reorders the other
-    /// topics only when the map's table grows: more than 12 topics, deleted ones counted, in one
-    /// member's target.
+    /// name, and its id in [`Previous::deleted_topic_ids`]: Kafka's coordinator keeps a deleted
+    /// topic's id in a member's current target, and the assignor drops it whole; its place in the
+    /// Java `HashMap` of that target reorders the member's other topics when the map's table grows
+    /// (more than 12 topics, deleted ones counted, in one member's target).
     ///
     /// Only the strategy is checked here; [`ConsumerSnapshot::target`] checks the rest.
     pub fn to_scenario(&self) -> Result<Scenario, ConsumerLineError> {
@@ -256,7 +255,15 @@ impl ConsumerSnapshot {
         let assignments = classic.chain(server).map(|name| (name.to_string(), Arc::clone(&owned))).collect();
         // The consumer protocol has no generations; the classic panels read this one as a settled
         // group's, as `kap import` writes it.
-        Some(Previous { generation: 1, generations: BTreeMap::new(), assignments })
+        let existing: HashSet<&str> = self.topics.iter().map(|(name, _)| name.as_str()).collect();
+        let owned_names: HashSet<&str> = self.members.iter().flat_map(|m| &m.owned).map(|(t, _)| t.as_str()).collect();
+        let deleted_topic_ids = self
+            .topic_ids
+            .iter()
+            .filter(|(name, _)| !existing.contains(name.as_str()) && owned_names.contains(name.as_str()))
+            .map(|(name, id)| (name.clone(), id.clone()))
+            .collect();
+        Some(Previous { generation: 1, generations: BTreeMap::new(), assignments, deleted_topic_ids })
     }
 }
 

@@ -206,6 +206,8 @@ struct PreviousFile {
     orders: BTreeMap<String, String>,
     #[serde(deserialize_with = "unique_strategy_lists")]
     assignments: BTreeMap<String, StrategyLists>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
+    deleted_topic_ids: BTreeMap<String, String>,
 }
 
 /// One strategy's previous assignment, member by member.
@@ -251,6 +253,7 @@ impl PreviousFile {
             layout: layout.map(|l| l.spans).unwrap_or_default(),
             orders,
             assignments,
+            deleted_topic_ids: previous.deleted_topic_ids.clone(),
         }
     }
 
@@ -298,7 +301,12 @@ impl PreviousFile {
             }
             assignments.insert(strategy, Arc::new(owned));
         }
-        Ok(Previous { generation: self.generation, generations: self.generations, assignments })
+        Ok(Previous {
+            generation: self.generation,
+            generations: self.generations,
+            assignments,
+            deleted_topic_ids: self.deleted_topic_ids,
+        })
     }
 }
 
@@ -531,6 +539,13 @@ pub struct Previous {
     /// one history stands for every strategy (written out in full all the same).
     #[serde(deserialize_with = "unique_assignments")]
     pub assignments: BTreeMap<String, Arc<Owned>>,
+    /// Deleted topics the assignments still name, to their `Uuid`s: on the consumer protocol a
+    /// member's current target keeps a deleted topic's id (Kafka's coordinator only refreshes the
+    /// group's metadata when a topic goes, `GroupMetadataManager.onNewMetadataImage`), and that id's
+    /// place in the Java `HashMap` of the target can reorder the member's other topics, so which
+    /// partitions the `uniform` assignor revokes first.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
+    pub deleted_topic_ids: BTreeMap<String, String>,
 }
 
 /// What the page shows.

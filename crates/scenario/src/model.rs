@@ -193,11 +193,17 @@ impl Model {
     pub fn consumer_group(&self, assignor: ServerAssignor) -> (ConsumerGroup, Lists) {
         let mut current = self.current_target(assignor);
         let counts: HashMap<&str, u32> = self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();
-        for list in current.values_mut() {
-            list.retain(|tp| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n));
-        }
-        let ids: HashMap<&str, Uuid> =
+        let exists = |tp: &TopicPartition| counts.get(&*tp.topic).is_some_and(|&n| tp.partition < n);
+        let mut ids: HashMap<&str, Uuid> =
             self.topics.iter().zip(&self.topic_ids).map(|(t, &id)| (t.name.as_str(), id)).collect();
+        // A deleted topic with a known id stays in the member's target, as in Kafka's coordinator;
+        // the assignor drops it whole, but its place in the target's map orders the other topics.
+        let deleted = self.previous.iter().flat_map(|p| &p.deleted_topic_ids);
+        for (name, id) in deleted.filter(|(name, _)| !counts.contains_key(name.as_str())) {
+            if let Ok(id) = id.parse() {
+                ids.insert(name, id);
+            }
+        }
         let topics = self
             .topics
             .iter()
@@ -212,7 +218,8 @@ impl Model {
                 let mut target: Vec<(Uuid, Vec<u32>)> = Vec::new();
                 let mut position: HashMap<Uuid, usize> = HashMap::new();
                 for tp in current.get(&m.id).into_iter().flatten() {
-                    let Some(&id) = ids.get(&*tp.topic) else { continue };
+                    let known = exists(tp) || !counts.contains_key(&*tp.topic);
+                    let Some(&id) = ids.get(&*tp.topic).filter(|_| known) else { continue };
                     let at = *position.entry(id).or_insert_with(|| {
                         target.push((id, Vec::new()));
                         target.len() - 1
@@ -228,6 +235,9 @@ impl Model {
                 }
             })
             .collect();
+        for list in current.values_mut() {
+            list.retain(exists);
+        }
         (ConsumerGroup { topics, members }, current)
     }
 
@@ -270,7 +280,10 @@ pub fn after_rebalance<'a>(scenario: &Scenario, results: impl IntoIterator<Item 
     let generation = results.iter().flat_map(|r| r.rounds.last()).map(|r| r.generation).max().unwrap_or(1);
     let assignments =
         results.iter().map(|r| (r.strategy.name().to_string(), Arc::new(lists_to_pairs(r.result())))).collect();
-    Scenario { previous: Some(Previous { generation, generations: BTreeMap::new(), assignments }), ..scenario.clone() }
+    // The new assignments name no deleted topic, so no deleted topic's id is kept.
+    let previous =
+        Previous { generation, generations: BTreeMap::new(), assignments, deleted_topic_ids: BTreeMap::new() };
+    Scenario { previous: Some(previous), ..scenario.clone() }
 }
 
 impl Snapshot<'_> {
@@ -414,7 +427,7 @@ impl Snapshot<'_> {
                 .collect(),
         );
         let assignments = Strategy::ALL.iter().map(|s| (s.name().to_string(), Arc::clone(&owned))).collect();
-        Some(Previous { generation, generations, assignments })
+        Some(Previous { generation, generations, assignments, deleted_topic_ids: BTreeMap::new() })
     }
 }
 

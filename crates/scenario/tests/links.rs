@@ -70,6 +70,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             generation,
             generations: BTreeMap::new(),
             assignments: assignments.into_iter().map(|(s, owned)| (s, std::sync::Arc::new(owned))).collect(),
+            deleted_topic_ids: BTreeMap::new(),
         })
     });
     (

@@ -257,6 +257,8 @@ fn previous(owners: &Owners) -> Option<Previous> {
         generation: 1,
         generations: BTreeMap::new(),
         assignments: Strategy::ALL.iter().map(|s| (s.name().to_string(), std::sync::Arc::clone(&owned))).collect(),
+        // `--describe` names topics only, never their ids.
+        deleted_topic_ids: BTreeMap::new(),
     })
 }
 
