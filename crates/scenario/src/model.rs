@@ -188,8 +188,9 @@ impl Model {
     /// The group as the consumer protocol's coordinator holds it before it computes `assignor`'s next
     /// target: every consumer in the member map (in scenario order), each with its current target
     /// ([`Model::current_target`]); and that target, with what members no longer in the group held.
-    /// Partitions that no longer exist (a topic removed, or recreated smaller) are dropped, as for the
-    /// classic strategies.
+    /// Partitions that no longer exist (a topic removed, or recreated smaller) are dropped from that
+    /// target, as for the classic strategies; the coordinator's members keep a deleted topic whose id
+    /// the scenario knows ([`Previous::deleted_topic_ids`]), as Kafka's do.
     pub fn consumer_group(&self, assignor: ServerAssignor) -> (ConsumerGroup, Lists) {
         let mut current = self.current_target(assignor);
         let counts: HashMap<&str, u32> = self.topics.iter().map(|t| (t.name.as_str(), t.partitions)).collect();

@@ -382,16 +382,19 @@ pub fn problems(scenario: &Scenario) -> Vec<Problem> {
                 error(Location::Previous, format!("previous assignment for unknown strategy {strategy:?}"));
             }
         }
-        // A deleted topic's id was unique in the cluster too, and a topic that exists has its own.
+        // A deleted topic's id was unique in the cluster too. One whose name a topic has again (a
+        // topic created anew) goes unused: the model reads the topic's own.
         for (name, text) in &previous.deleted_topic_ids {
             if let Some(message) = crate::topic_id::problem(text) {
-                error(Location::Previous, format!("deleted topic {name:?} id: {message}"));
+                error(Location::Previous, format!("previous assignment, deleted topic {name:?} id: {message}"));
             } else if names.contains(name.as_str()) {
-                error(Location::Previous, format!("deleted topic {name:?} exists: its id is the topic's own"));
+                continue;
             } else if let Some(other) = text.parse().ok().and_then(|id: assignor::Uuid| topic_ids.get(&id)) {
                 error(
                     Location::Previous,
-                    format!("deleted topic {name:?} id: topic {other:?} already has the id {text}"),
+                    format!(
+                        "previous assignment, deleted topic {name:?} id: topic {other:?} already has the id {text}"
+                    ),
                 );
             }
         }

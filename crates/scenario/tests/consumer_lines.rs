@@ -270,4 +270,22 @@ fn a_line_refused_by_the_page_alone_names_the_field() {
         read_file(line).unwrap_err().to_string(),
         "topic 1 id: AAAAAAAAAAAAAAAAAAAAAQ is Kafka's reserved ONE_UUID, the id of the metadata topic __cluster_metadata"
     );
+    // A deleted topic's id is checked as a topic's, and was no other topic's.
+    let line = r#"{"protocol":"consumer","strategy":"range","topics":{"a":1},
+        "topic_ids":{"a":"eZUeEuqvSSGGPuIabmBwqg","gone":"AAAAAAAAAAAAAAAAAAAAAA"},"members":[{"id":"m","owned":[["gone",0]]}]}"#;
+    assert_eq!(answer(line), Ok(json!({"m": []})));
+    assert_eq!(
+        read_file(line).unwrap_err().to_string(),
+        "previous assignment, deleted topic \"gone\" id: AAAAAAAAAAAAAAAAAAAAAA is Kafka's reserved ZERO_UUID, never a topic's id"
+    );
+    // kap batch refuses the id twice; a scenario file that says it is refused too.
+    let twice = line.replace("AAAAAAAAAAAAAAAAAAAAAA", "eZUeEuqvSSGGPuIabmBwqg");
+    assert_eq!(read_file(&twice).unwrap_err().to_string(), answer(&twice).unwrap_err());
+    let mut scenario = read_file(&line.replace("AAAAAAAAAAAAAAAAAAAAAA", "o8PIcShyRL6cLz1qd5WPig")).unwrap();
+    let deleted = &mut scenario.previous.as_mut().unwrap().deleted_topic_ids;
+    deleted.insert("gone".into(), "eZUeEuqvSSGGPuIabmBwqg".into());
+    assert_eq!(
+        scenario::validate::errors(&scenario)[0].message,
+        "previous assignment, deleted topic \"gone\" id: topic \"a\" already has the id eZUeEuqvSSGGPuIabmBwqg"
+    );
 }
