@@ -11,6 +11,29 @@ use assignor::{AssignError, Group, Member, Strategy, Topic, TopicPartition, Uuid
 use crate::format::{previous_key, Owned, Previous, Scenario, Snapshot, TopicSpec};
 use crate::validate::{self, compile_pattern, Problem};
 
+/// A consumer's pattern subscriptions (`subscribe(Pattern)`), compiled: the one place that says which
+/// topics they match, for the assignors' input ([`Model::resolve`]) and for the page's subscriptions
+/// picker alike.
+#[derive(Clone, Debug, Default)]
+pub struct SubscriptionPatterns(Vec<(String, regex_lite::Regex)>);
+
+impl SubscriptionPatterns {
+    /// Compiles `patterns`; one that does not compile matches nothing (validation refuses it).
+    pub fn new(patterns: &[String]) -> SubscriptionPatterns {
+        SubscriptionPatterns(patterns.iter().filter_map(|p| Some((p.clone(), compile_pattern(p).ok()?))).collect())
+    }
+
+    /// Whether there is no pattern that compiles.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The first pattern, as written, that matches the whole of `topic` (as Kafka matches them).
+    pub fn matching(&self, topic: &str) -> Option<&str> {
+        self.0.iter().find(|(_, re)| re.is_match(topic)).map(|(pattern, _)| pattern.as_str())
+    }
+}
+
 /// A validated scenario, resolved: racks laid out, patterns matched, strategies parsed.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -49,10 +72,9 @@ impl Model {
             .iter()
             .map(|c| {
                 let mut subscribed = c.topics.clone();
-                let patterns: Vec<regex_lite::Regex> =
-                    c.patterns.iter().filter_map(|p| compile_pattern(p).ok()).collect();
+                let patterns = SubscriptionPatterns::new(&c.patterns);
                 for topic in &scenario.topics {
-                    if patterns.iter().any(|re| re.is_match(&topic.name)) && !subscribed.contains(&topic.name) {
+                    if patterns.matching(&topic.name).is_some() && !subscribed.contains(&topic.name) {
                         subscribed.push(topic.name.clone());
                     }
                 }
@@ -438,4 +460,20 @@ pub fn lists_to_pairs(lists: &Lists) -> Owned {
         .iter()
         .map(|(m, list)| (m.clone(), list.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SubscriptionPatterns;
+
+    #[test]
+    fn a_pattern_matches_whole_topic_names_and_the_first_match_is_named() {
+        let patterns = SubscriptionPatterns::new(&["events-.*".into(), "(".into(), "orders|events-1".into()]);
+        assert_eq!(patterns.matching("events-1"), Some("events-.*"));
+        assert_eq!(patterns.matching("orders"), Some("orders|events-1"));
+        assert_eq!(patterns.matching("orders-1"), None, "a pattern matches the whole name, not a part");
+        assert_eq!(patterns.matching("my-events-1"), None);
+        assert!(!patterns.is_empty());
+        assert!(SubscriptionPatterns::new(&["(".into()]).is_empty(), "a pattern that does not compile matches nothing");
+    }
 }

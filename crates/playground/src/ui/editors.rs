@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use scenario::model::SubscriptionPatterns;
 use scenario::{ConsumerSpec, Scenario, TopicSpec};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -95,6 +96,32 @@ impl TopicNames {
     fn len(&self) -> usize {
         self.0.topics.len()
     }
+}
+
+/// For each topic, in order, the consumer's pattern that matches it (`subscribe(Pattern)`), as the
+/// assignors' input resolves patterns ([`SubscriptionPatterns`]); empty for a consumer without patterns.
+type PatternMatches = Rc<Vec<Option<AttrValue>>>;
+
+/// A row's pattern matches, computed again only when its patterns or the topic names change: a
+/// consumer without patterns (the usual row) compiles and compares nothing.
+#[hook]
+fn use_pattern_matches(patterns: Vec<String>, topics: &TopicNames) -> PatternMatches {
+    let topics = (!patterns.is_empty()).then(|| topics.clone());
+    use_memo((patterns, topics), |(patterns, topics)| {
+        let compiled = SubscriptionPatterns::new(patterns);
+        match topics {
+            Some(topics) if !compiled.is_empty() => {
+                topics.iter().map(|topic| compiled.matching(topic).map(AttrValue::from)).collect()
+            }
+            _ => Vec::new(),
+        }
+    })
+}
+
+/// What a consumer's subscription to the topic at `t` is: explicit (a checkbox to toggle), matched
+/// by a pattern (shown checked, changed by editing the pattern) or neither.
+fn matched_by(matches: &PatternMatches, t: usize) -> Option<&AttrValue> {
+    matches.get(t).and_then(Option::as_ref)
 }
 
 impl PartialEq for TopicNames {
@@ -609,6 +636,8 @@ fn ConsumerRow(props: &ConsumerRowProps) -> Html {
             }
         })
     };
+    let matches =
+        use_pattern_matches(props.consumer.get().map(|c| c.patterns.clone()).unwrap_or_default(), &props.topics);
     let Some(consumer) = props.consumer.get() else { return html! {} };
     let id = consumer.id.clone();
     let error = |field| error_of(&props.refused, field);
@@ -618,23 +647,33 @@ fn ConsumerRow(props: &ConsumerRowProps) -> Html {
     let subscriptions = if inline {
         html! {
             <span class="subscriptions" role="group" aria-label={format!("Topics {id} subscribes to")}>
-                { for props.topics.iter().enumerate().map(|(t, topic)| html! {
-                    <label class={classes!("sub", topic_class(t))}>
-                        <input type="checkbox" checked={subscribed.contains(topic)} onchange={toggle.reform(move |_| t)}
-                            aria-label={format!("{id} subscribes to {topic}")} />
-                        <span class="swatch" aria-hidden="true"></span><span class="topic-name">{ topic.to_string() }</span>
-                    </label>
-                }) }
+                { for props.topics.iter().enumerate().map(|(t, topic)|
+                    subscription_box(&id, t, topic, subscribed.contains(topic), matched_by(&matches, t), &toggle)) }
             </span>
         }
     } else {
-        let count = props.topics.iter().filter(|t| subscribed.contains(t)).count();
+        // The effective subscription: explicit topics and those only a pattern matches.
+        let by_pattern = props
+            .topics
+            .iter()
+            .enumerate()
+            .filter(|&(t, topic)| !subscribed.contains(topic) && matched_by(&matches, t).is_some())
+            .count();
+        let count = props.topics.iter().filter(|t| subscribed.contains(t)).count() + by_pattern;
         let total = props.topics.len();
+        let label = match by_pattern {
+            0 => format!("Subscriptions of {id}: {count} of {total} topics"),
+            _ => format!("Subscriptions of {id}: {count} of {total} topics, {by_pattern} matched by a pattern"),
+        };
         html! {
             <span class="subscriptions">
                 <button type="button" ref={picker_button} class="picker-toggle" onclick={flip_picker} aria-expanded={props.picker_open.to_string()}
-                    aria-label={format!("Subscriptions of {id}: {count} of {total} topics")}>
-                    { format!("{count} of {total} topics") }<span aria-hidden="true">{ if props.picker_open { " ▴" } else { " ▾" } }</span>
+                    aria-label={label}>
+                    { format!("{count} of {total} topics") }
+                    if by_pattern > 0 {
+                        <span class="by-pattern">{ format!(" ({by_pattern} by pattern)") }</span>
+                    }
+                    <span aria-hidden="true">{ if props.picker_open { " ▴" } else { " ▾" } }</span>
                 </button>
             </span>
         }
@@ -651,7 +690,8 @@ fn ConsumerRow(props: &ConsumerRowProps) -> Html {
                 </span>
             </div>
             if props.picker_open && !inline {
-                <TopicPicker id={id.clone()} consumer={props.consumer.clone()} topics={props.topics.clone()} {toggle} {subscribe} on_close={close_picker} />
+                <TopicPicker id={id.clone()} consumer={props.consumer.clone()} topics={props.topics.clone()} {matches} {toggle} {subscribe}
+                    on_close={close_picker} />
             }
             <div class="consumer-details">
                 <TextField label={format!("group.instance.id of {id}")} caption="group.instance.id" compact=true placeholder="dynamic"
@@ -676,6 +716,7 @@ struct TopicPickerProps {
     id: AttrValue,
     consumer: ConsumerOf,
     topics: TopicNames,
+    matches: PatternMatches,
     toggle: Callback<usize>,
     subscribe: Callback<(Vec<usize>, bool)>,
     on_close: Callback<()>,
@@ -731,7 +772,9 @@ fn TopicPicker(props: &TopicPickerProps) -> Html {
     };
     let done = props.on_close.reform(|_: MouseEvent| ());
     let id = &props.id;
-    let chosen = shown.iter().filter(|(_, name)| subscribed.contains(name)).count();
+    let matches = &props.matches;
+    let chosen =
+        shown.iter().filter(|&&(t, name)| subscribed.contains(name) || matched_by(matches, t).is_some()).count();
     html! {
         <div class="picker" role="group" aria-label={format!("Topics {id} subscribes to")} {onkeydown}>
             <div class="picker-bar">
@@ -743,18 +786,45 @@ fn TopicPicker(props: &TopicPickerProps) -> Html {
                 <button type="button" class="done" onclick={done}>{ "Done" }</button>
             </div>
             <div class="picker-list">
-                { for shown.iter().take(PICKER_LIST).map(|&(t, topic)| html! {
-                    <label class={classes!("sub", topic_class(t))}>
-                        <input type="checkbox" checked={subscribed.contains(topic)} onchange={props.toggle.reform(move |_| t)}
-                            aria-label={format!("{id} subscribes to {topic}")} />
-                        <span class="swatch" aria-hidden="true"></span><span class="topic-name">{ topic.to_string() }</span>
-                    </label>
-                }) }
+                { for shown.iter().take(PICKER_LIST).map(|&(t, topic)|
+                    subscription_box(id, t, topic, subscribed.contains(topic), matched_by(matches, t), &props.toggle)) }
             </div>
             if shown.len() > PICKER_LIST {
                 <p class="hint">{ format!("{} more: filter to find them.", shown.len() - PICKER_LIST) }</p>
             }
         </div>
+    }
+}
+
+/// One topic's checkbox in a consumer's subscriptions (its row's or its picker's). An explicit
+/// subscription toggles; a topic only a pattern matches is shown subscribed, as the assignors see
+/// it, and is not a checkbox to untick (the pattern decides: edit it in the row's patterns field).
+fn subscription_box(
+    id: &str,
+    t: usize,
+    topic: &str,
+    explicit: bool,
+    pattern: Option<&AttrValue>,
+    toggle: &Callback<usize>,
+) -> Html {
+    let only_matched = !explicit && pattern.is_some();
+    let note = pattern.map(|pattern| match explicit {
+        true => format!("also matched by {pattern}"),
+        false => format!("matched by {pattern}"),
+    });
+    let label = match (&note, only_matched) {
+        (Some(note), true) => format!("{id} subscribes to {topic}: {note}"),
+        _ => format!("{id} subscribes to {topic}"),
+    };
+    html! {
+        <label class={classes!("sub", topic_class(t), only_matched.then_some("matched"))}>
+            <input type="checkbox" checked={explicit || only_matched} disabled={only_matched}
+                onchange={toggle.reform(move |_| t)} aria-label={label} />
+            <span class="swatch" aria-hidden="true"></span><span class="topic-name">{ topic.to_string() }</span>
+            if let Some(note) = note {
+                <span class="matched-by">{ note }</span>
+            }
+        </label>
     }
 }
 
