@@ -817,7 +817,7 @@ fn subscription_box(
         _ => format!("{id} subscribes to {topic}"),
     };
     html! {
-        <label class={classes!("sub", topic_class(t), only_matched.then_some("matched"))}>
+        <label class={classes!("sub", topic_class(t), only_matched.then_some("matched"))} title={note.clone()}>
             <input type="checkbox" checked={explicit || only_matched} disabled={only_matched}
                 onchange={toggle.reform(move |_| t)} aria-label={label} />
             <span class="swatch" aria-hidden="true"></span><span class="topic-name">{ topic.to_string() }</span>
