@@ -18,16 +18,13 @@
 // --big 100,000 × 500, with --million 1,000,000 × 2,000, each opened from a `kap link`.
 // PLAYGROUND_DIST compares another build (see ../browser.mjs).
 import { writeFileSync } from 'node:fs';
-import { start } from '../browser.mjs';
-import { kapBinary, link } from '../kap.mjs';
-import { scenario, shapeOf } from './shape.mjs';
+import { startWithGroup } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, otherwise) => (args.includes(name) ? args[args.indexOf(name) + 1] : otherwise);
 const RUNS = Number(option('--runs', 1));
 const OUT = option('--out', null);
 const TASKS = args.includes('--tasks');
-const SHAPE = shapeOf(args);
 const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8';
 
 /** The first answer painted, every consumer row of the editor's window in. */
@@ -101,9 +98,7 @@ function ownTimes(task, sorted) {
   return [...own].filter(([, us]) => us >= 500).sort((a, b) => b[1] - a[1]).map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`).join(', ');
 }
 
-kapBinary();
-const env = await start();
-const url = link(scenario(...SHAPE), env.url);
+const { env, url } = await startWithGroup(args);
 try {
   for (let run = 0; run < RUNS; run++) {
     const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });

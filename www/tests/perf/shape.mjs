@@ -1,4 +1,6 @@
-// The group the trace scripts (`trace.mjs`, `opening.mjs`) open: not a test.
+// The group the trace scripts (`trace.mjs`, `opening.mjs`, `waits.mjs`) open: not a test.
+import { start } from '../browser.mjs';
+import { kapBinary, link } from '../kap.mjs';
 
 /** Topics, partitions per topic and consumers: 1,000 partitions by default, `--big` 100,000, `--million` 1,000,000. */
 export const shapeOf = (args) =>
@@ -13,4 +15,11 @@ export function scenario(topics, partitions, consumers) {
     topics: names.map((name) => ({ name, partitions })),
     consumers: Array.from({ length: consumers }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
   });
+}
+
+/** The browser and the page's server started (`../browser.mjs`), and the `kap link` of the group `args` asks for. */
+export async function startWithGroup(args) {
+  kapBinary();
+  const env = await start();
+  return { env, url: link(scenario(...shapeOf(args)), env.url) };
 }

@@ -13,13 +13,10 @@
 // `main.preempted` (involuntary switches), and `cpu` by who used it. PLAYGROUND_DIST compares another
 // build (see ../browser.mjs).
 import { readdirSync, readFileSync } from 'node:fs';
-import { start } from '../browser.mjs';
-import { kapBinary, link } from '../kap.mjs';
-import { scenario, shapeOf } from './shape.mjs';
+import { startWithGroup } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 3);
-const SHAPE = shapeOf(args);
 const TICK_MS = 10; // USER_HZ 100: /proc's utime and stime are in 10 ms ticks
 
 /** The first answer painted, every consumer row of the editor's window in (as opening.mjs). */
@@ -79,9 +76,7 @@ function machine() {
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 
-kapBinary();
-const env = await start();
-const url = link(scenario(...SHAPE), env.url);
+const { env, url } = await startWithGroup(args);
 try {
   for (let run = 0; run < RUNS; run++) {
     const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
