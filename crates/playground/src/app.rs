@@ -468,6 +468,12 @@ struct ResultsProps {
     ready: bool,
 }
 
+/// The answer on screen, the version on screen and whether it waits for its answer: what the
+/// results region follows besides the store, whose equality leaves the answer out (`State`'s
+/// `PartialEq`: an answer renders this region, not every component reading the store).
+#[derive(Clone, PartialEq)]
+struct Painted(Same<Computed>, Version, bool);
+
 /// The results region: busy, its panels dimmed, while the scenario on screen waits for its answer
 /// (they show the last one painted meanwhile) and while its sections are still being rendered.
 /// `data-version` is the scenario's version, `data-shown` the version whose answer is painted (for
@@ -479,12 +485,6 @@ struct ResultsProps {
 /// sections appear one per frame (`use_reveal`): the Configuration first, then each panel, so
 /// neither the page's first render nor the first answer renders a big group's four panels in one
 /// task.
-/// The answer on screen, the version on screen and whether it waits for its answer: what the
-/// results region follows besides the store, whose equality leaves the answer out (`State`'s
-/// `PartialEq`: an answer renders this region, not every component reading the store).
-#[derive(Clone, PartialEq)]
-struct Painted(Same<Computed>, Version, bool);
-
 #[function_component]
 fn Results(props: &ResultsProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
