@@ -165,27 +165,36 @@ fn answer(line: &str) -> Result<Value, String> {
 const MEMBER_IDS: [&str; 6] = ["BBAa", "AaAa", "m1", "BBBB", "AaBB", "m0"];
 
 /// A consumer-protocol line: up to five members (ids out of order, some static) on some of three
-/// topics and one that does not exist, owning partitions of them, of two deleted topics, and now
-/// and then one the topic does not have.
+/// topics, one that does not exist and a deleted one, owning partitions of them, of two deleted
+/// topics, and now and then one the topic does not have; a third of the lines add up to 14 more topics of one or
+/// two partitions, which the members subscribe to or not, so that a member's target can hold more
+/// than 12 topics (Kafka's `HashMap` of it then grows past 16 buckets and walks them in another
+/// order; a deleted topic's id counts among them).
 fn random_line() -> impl Strategy<Value = String> {
     let topics = prop::collection::vec(0u32..7, 3);
     let member = (
         0u32..4,
-        prop::collection::vec(0usize..4, 0..4),
+        prop::collection::vec(0usize..5, 0..4),
         prop::collection::vec((0usize..5, 0u32..8), 0..7),
         prop::bool::weighted(0.2),
+        prop::bool::weighted(0.7),
     );
-    (topics, prop::collection::vec(member, 0..6), prop::bool::ANY, 0usize..5).prop_map(
-        |(counts, members, uniform, rotate)| {
+    let extra_topics = prop_oneof![2 => Just(0usize), 1 => 10usize..15];
+    (topics, prop::collection::vec(member, 0..6), prop::bool::ANY, 0usize..5, extra_topics).prop_map(
+        |(counts, members, uniform, rotate, extra_topics)| {
+            let extra_names: Vec<String> = (0..extra_topics).map(|x| format!("x{x}")).collect();
             let names = ["a", "b", "c", "missing", "gone-1", "gone-2"];
             let exists = |t: usize| t < 3;
             let mut seen = std::collections::HashSet::new();
             let members: Vec<Value> = members
                 .into_iter()
                 .enumerate()
-                .map(|(i, (static_member, topics, owned, ghost))| {
+                .map(|(i, (static_member, topics, owned, ghost, on_extra_topics))| {
                     let mut topics: Vec<&str> = topics.into_iter().map(|t| names[t]).collect();
                     topics.dedup();
+                    if on_extra_topics {
+                        topics.extend(extra_names.iter().map(String::as_str));
+                    }
                     // Most partitions exist; a ghost is one past the topic's last.
                     let owned: Vec<Value> = owned
                         .into_iter()
@@ -205,12 +214,19 @@ fn random_line() -> impl Strategy<Value = String> {
                 })
                 .collect();
             let id = |name: &str| scenario::topic_id::derived(&format!("id-{name}")).to_string();
+            let mut topic_counts = json!({"a": counts[0], "b": counts[1], "c": counts[2]});
+            let mut topic_ids =
+                json!({"a": id("a"), "b": id("b"), "c": id("c"), "gone-1": id("gone-1"), "gone-2": id("gone-2")});
+            for (x, name) in extra_names.iter().enumerate() {
+                topic_counts[name] = json!(1 + x % 2);
+                topic_ids[name] = json!(id(name));
+            }
             json!({
                 "id": rotate,
                 "protocol": "consumer",
                 "strategy": if uniform { "uniform" } else { "range" },
-                "topics": {"a": counts[0], "b": counts[1], "c": counts[2]},
-                "topic_ids": {"a": id("a"), "b": id("b"), "c": id("c"), "gone-1": id("gone-1"), "gone-2": id("gone-2")},
+                "topics": topic_counts,
+                "topic_ids": topic_ids,
                 "members": members,
             })
             .to_string()
