@@ -145,8 +145,10 @@ test('the Configuration names a few consumers of a long list and counts the othe
  * Before the page runs: each frame's count of elements on the page and of consumer rows (the
  * document timeline's time names the frame, the same for every task until the next frame; a
  * render Yew's scheduler carries over into a task of its own counts with its frame), the frames the
- * editing column's last part and the first Configuration appeared in, and the frame of the first
- * job posted to a compute worker.
+ * editing column's last part and the first Configuration appeared in, the frame of the first
+ * job posted to a compute worker, the frame the results region first showed every section with an
+ * answer (`whole`) and the frame the warm-up's first round was posted in (its version is
+ * `work::WARM_UP`, u64::MAX, less the round).
  */
 function recordWork() {
   window.__frames = new Map();
@@ -156,22 +158,40 @@ function recordWork() {
     window.__frames.set(frame, {
       elements: document.getElementsByTagName('*').length,
       rows: document.querySelectorAll('li.consumer').length,
+      topics: document.querySelectorAll('table.topics tbody[data-row]').length,
     });
-    for (const [part, selector] of [['protocol', 'section.protocol-editor'], ['configuration', 'section.config']]) {
+    for (const [part, selector] of [['consumers', 'section.consumers-editor'], ['protocol', 'section.protocol-editor'], ['configuration', 'section.config']]) {
       if (!(part in window.__firsts) && document.querySelector(selector)) window.__firsts[part] = frame;
     }
   };
-  new MutationObserver(note).observe(document, { childList: true, subtree: true });
+  const whole = () => {
+    const results = document.querySelector('.results');
+    if (!('whole' in window.__firsts) && results?.getAttribute('aria-busy') === 'false' && results.dataset.shown !== '0') {
+      window.__firsts.whole = document.timeline.currentTime;
+    }
+  };
+  // Elements taken out of the topics table (its head and rows re-created show as taken out).
+  window.__topicsRemoved = 0;
+  const removed = (records) => {
+    for (const r of records) {
+      if (r.target.matches?.('table.topics')) window.__topicsRemoved += [...r.removedNodes].filter((n) => n.nodeType === 1).length;
+    }
+  };
+  new MutationObserver((records) => (note(), removed(records))).observe(document, { childList: true, subtree: true });
+  new MutationObserver(whole).observe(document, { subtree: true, attributes: true, attributeFilter: ['aria-busy', 'data-shown'] });
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message, ...rest) {
     if (!('job' in window.__firsts) && typeof message === 'string' && message.startsWith('{"Compute"')) {
       window.__firsts.job = document.timeline.currentTime;
     }
+    if (!('warmUp' in window.__firsts) && typeof message === 'string' && /"version":1844674407370955161[2-5]\b/.test(message)) {
+      window.__firsts.warmUp = document.timeline.currentTime;
+    }
     return post.call(this, message, ...rest);
   };
 }
 
-test("the opening's frames each render a little: ten consumer rows at most, the parts after the rows, the workers' first job after the editing column", async () => {
+test("the opening's frames each render a little: the first rows few, ten at most, each part after the rows before it, the workers' first job after the editing column, the warm-up after the panels", async () => {
   // 10 topics (a subscriptions picker per consumer), 60 consumers: the rows take several frames.
   const group = mixedGroup(40, 60);
   const page = await env.browser.newPage();
@@ -179,19 +199,36 @@ test("the opening's frames each render a little: ten consumer rows at most, the 
   await page.goto(link(group.scenarioText(), env.url));
   await resultsShown(page);
   await page.waitForFunction(() => document.querySelectorAll('section[data-strategy]').length === 4);
+  await page.waitForFunction(() => 'warmUp' in window.__firsts);
   const { frames, firsts } = await page.evaluate(() => ({ frames: [...window.__frames], firsts: window.__firsts }));
   // What each frame added: its counts less the frame's before.
   const added = frames.slice(1).map(([frame, now], i) => ({
     frame,
     elements: now.elements - frames[i][1].elements,
     rows: now.rows - frames[i][1].rows,
+    topics: now.topics - frames[i][1].topics,
   }));
   const seen = JSON.stringify(added);
   // Twenty rows in a frame were 560 elements and the opening's longest task; ten are 280, the
-  // topics editor's ten topics 240. (A panel with chips, below 500 partitions, is some 770
+  // topics editor's ten topics 240 (five now, with the title). (A panel with chips, below 500 partitions, is some 770
   // elements of its own frame: the panels are not the editing column's.)
   const editing = added.filter((f) => f.frame < firsts.configuration);
   assert.ok(added.every((f) => f.rows <= 10), `ten consumer rows a frame at most: ${seen}`);
+  // The first rows' code runs cold (two to three times the cost of later rows): the first slices
+  // are smaller, 4, 4, 8, then ten a frame.
+  const rowSlices = added.filter((f) => f.rows > 0).map((f) => f.rows);
+  assert.deepEqual(rowSlices, [4, 4, 8, 10, 10, 10, 10, 4], `the rows' slices: ${seen}`);
+  // The topics editor's ten rows, the page's first heavy render, in two frames; the consumers
+  // editor in the frame after the last.
+  assert.deepEqual(added.filter((f) => f.topics > 0).map((f) => f.topics), [5, 5], `the topics' slices: ${seen}`);
+  const lastTopics = frames.find(([, f]) => f.topics === 10)[0];
+  assert.ok(firsts.consumers > lastTopics, `the consumers editor (${firsts.consumers}) after the topics (${lastTopics})`);
+  // Each slice adds its rows to the table; none re-creates the table (its head keyed as its rows
+  // are), nor does a topic added later.
+  assert.equal(await page.evaluate(() => window.__topicsRemoved), 0, 'nothing taken out of the topics table while it opens');
+  await page.click('section.topics-editor > button');
+  await page.waitForFunction(() => document.querySelectorAll('table.topics tbody[data-row]').length === 11);
+  assert.equal(await page.evaluate(() => window.__topicsRemoved), 0, 'nothing taken out of the topics table when a topic is added');
   assert.ok(editing.every((f) => f.elements <= 320), `no frame of the editing column adds more than 320 elements: ${seen}`);
   assert.equal(Math.max(...frames.map(([, f]) => f.rows)), 60);
   // The protocol part comes in a frame after the last rows', the Configuration after it.
@@ -200,5 +237,8 @@ test("the opening's frames each render a little: ten consumer rows at most, the 
   assert.ok(firsts.configuration > firsts.protocol);
   // The workers get the first job once the editing column is in, not while it comes.
   assert.ok(firsts.job >= firsts.protocol, `the first job (${firsts.job}) once the protocol part (${firsts.protocol}) is in`);
+  // The warm-up starts once the results region shows every section, not while the panels come.
+  assert.ok(firsts.whole > firsts.configuration, JSON.stringify(firsts));
+  assert.ok(firsts.warmUp >= firsts.whole, `the warm-up (${firsts.warmUp}) once the region is whole (${firsts.whole})`);
   await page.close();
 });

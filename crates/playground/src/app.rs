@@ -24,7 +24,7 @@ use crate::ui::explain::{StepAnswer, WalkSource};
 use crate::ui::import::ImportSource;
 use crate::ui::intro::Intro;
 use crate::ui::panel::{Answer, MemberSource, StrategyPanel, Unanswered};
-use crate::ui::reveal::use_reveal;
+use crate::ui::reveal::{use_reveal, Growth};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
@@ -65,6 +65,13 @@ struct Courier {
     /// (a held edit renders nothing, so the effect does not run for it; its write, in the lead
     /// worker, would delay the edit's answer).
     writes: Rc<RefCell<u64>>,
+    /// The warm-up's round asked for before the results region first showed every section: it
+    /// waits for that (the first answer starts the warm-up while the Configuration and the panels
+    /// still come a frame each, and its rounds, their answers and V8's compiles of the code they
+    /// run shared the cores with those frames; issue 9). A newer version replaces it.
+    parked: RefCell<Option<Handed>>,
+    /// Whether the results region has shown every section once.
+    shown_whole: bool,
 }
 
 /// A version's jobs and the versions the workers must keep, as the reducer hands them over.
@@ -77,6 +84,12 @@ impl Courier {
             *self.writes.borrow_mut() += 1;
         }
         let Some(worker) = &self.worker else { return };
+        let warm_up = jobs.last().is_some_and(|job| work::warm_up_round(job.version).is_some());
+        if warm_up && !self.shown_whole {
+            *self.parked.borrow_mut() = Some((jobs, keep));
+            return;
+        }
+        self.parked.borrow_mut().take();
         let big = jobs.last().is_some_and(|job| !handed_over_at_once(&job.scenario));
         if !big {
             self.waiting.borrow_mut().take();
@@ -100,6 +113,16 @@ impl Courier {
         let Some(release) = self.release.clone() else { return false };
         *self.release_timer.borrow_mut() = Some(Timeout::new(HOLD_MS, move || release.emit(())));
         true
+    }
+
+    /// Marks the results region whole (every section shown) and hands over the warm-up's round
+    /// that waited for it, if one did.
+    fn shown_whole(&mut self) {
+        self.shown_whole = true;
+        let parked = self.parked.borrow_mut().take();
+        if let (Some(worker), Some((jobs, keep))) = (&self.worker, parked) {
+            worker.want(jobs, keep);
+        }
     }
 
     /// Hands over the scenario on screen, if it waits for its answer and no newer version waits
@@ -164,6 +187,17 @@ pub fn App() -> Html {
         move || embed
     });
     let on_opened = use_callback(opened.setter(), |(), opened| opened.set(true));
+    // Told once the results region shows every section: the warm-up may start.
+    let on_shown_whole = use_memo((), {
+        let courier = Rc::clone(&courier);
+        move |_| {
+            Callback::from(move |()| {
+                if let Ok(mut courier) = courier.try_borrow_mut() {
+                    courier.shown_whole();
+                }
+            })
+        }
+    });
     {
         // Each scenario on screen that has no answer yet goes to the worker (latest wins): the
         // first, which the reducer made before the worker started; the reducer hands over the
@@ -348,7 +382,7 @@ pub fn App() -> Html {
                         <ContextProvider<Writer> context={(*writer).clone()}>
                             <ContextProvider<WalkSource> context={(*walks).clone()}>
                                 <ContextProvider<ImportSource> context={(*imports).clone()}>
-                                    if *embed { <EmbedView /> } else { <Playground {on_opened} /> }
+                                    if *embed { <EmbedView on_shown_whole={(*on_shown_whole).clone()} /> } else { <Playground {on_opened} on_shown_whole={(*on_shown_whole).clone()} /> }
                                 </ContextProvider<ImportSource>>
                             </ContextProvider<WalkSource>>
                         </ContextProvider<Writer>>
@@ -369,11 +403,13 @@ const CONSUMERS_PART: usize = 2;
 struct PlaygroundProps {
     /// Told once the editing column is in.
     on_opened: Callback<()>,
+    /// Told once the results region shows every section.
+    on_shown_whole: Callback<()>,
 }
 
 /// The page opens in slices, one per animation frame (`use_reveal`): the header alone first, then
-/// the editing column a part at a time (the consumers editor's rows a slice per frame before the
-/// parts after it), then the results region's sections (which it holds back until the editors are
+/// the editing column a part at a time (each editor's rows a slice per frame before the part after
+/// it), then the results region's sections (which it holds back until the editors are
 /// in), so that neither the page's first render, which runs with the first calls of its wasm, nor
 /// any frame after it renders and lays out more than one part of the page in one task (issue 9: no
 /// block over 50 ms, at any size). Once every part is in, it stays: edits re-render what they
@@ -385,9 +421,19 @@ fn Playground(props: &PlaygroundProps) -> Html {
     // after it wait for them, so that no frame renders both.
     let rows_in = use_state_eq(|| false);
     let on_rows_in = use_callback(rows_in.setter(), |(), rows_in| rows_in.set(true));
-    // Up to the consumers editor, then the rest once its rows are in: one part more a frame
-    // (`use_reveal` reveals a total grown by more than one a part per frame again).
-    let parts = use_reveal(if *rows_in { EDITING_PARTS + 1 } else { CONSUMERS_PART }, 0, 1);
+    // The same for the topics editor's rows, which the consumers editor waits for.
+    let topics_in = use_state_eq(|| false);
+    let on_topics_in = use_callback(topics_in.setter(), |(), topics_in| topics_in.set(true));
+    // Up to the topics editor, the consumers editor once its rows are in, then the rest once the
+    // consumers' rows are: one part more a frame, each in the frame after the rows it waited for.
+    let total = if *rows_in {
+        EDITING_PARTS + 1
+    } else if *topics_in {
+        CONSUMERS_PART
+    } else {
+        1
+    };
+    let parts = use_reveal(total, 0, 1, Growth::Sliced);
     {
         let on_opened = props.on_opened.clone();
         use_effect_with(parts > EDITING_PARTS, move |&opened| {
@@ -420,7 +466,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <div class="edit">
                     if parts > 0 {
                         <Intro />
-                        <TopicsEditor />
+                        <TopicsEditor on_revealed={on_topics_in} />
                     }
                     if parts >= CONSUMERS_PART {
                         <ConsumersEditor on_revealed={on_rows_in} />
@@ -431,14 +477,20 @@ fn Playground(props: &PlaygroundProps) -> Html {
                         <EventsBar />
                     }
                 </div>
-                <Results embed=false ready={parts > EDITING_PARTS} />
+                <Results embed=false ready={parts > EDITING_PARTS} on_shown_whole={props.on_shown_whole.clone()} />
             </main>
         </div>
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct EmbedProps {
+    /// Told once the results region shows every section.
+    on_shown_whole: Callback<()>,
+}
+
 #[function_component]
-fn EmbedView() -> Html {
+fn EmbedView(props: &EmbedProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     // The scenario written whole by the worker, as Share link writes it; the page alone until then.
     let written = crate::ui::share::use_written(true);
@@ -453,7 +505,7 @@ fn EmbedView() -> Html {
             if !store.scenario.title.is_empty() {
                 <p class="embed-title">{ store.scenario.title.clone() }</p>
             }
-            <Results embed=true ready=true />
+            <Results embed=true ready=true on_shown_whole={props.on_shown_whole.clone()} />
             <a class="open" href={full} target="_blank" rel="noopener">{ "Open in the Kafka Assignor Playground ↗" }</a>
         </div>
     }
@@ -466,6 +518,8 @@ struct ResultsProps {
     /// Whether the region's sections may appear: the page holds them back while it reveals the
     /// editing column (the region is busy until then).
     ready: bool,
+    /// Told once every section is shown with an answer (the first time the region is not busy).
+    on_shown_whole: Callback<()>,
 }
 
 /// The answer on screen, the version on screen and whether it waits for its answer: what the
@@ -502,8 +556,16 @@ fn Results(props: &ResultsProps) -> Html {
     let server_panels = server.map_or(0, |c| c.panels.len());
     let config = usize::from(!props.embed);
     let sections = config + server_panels + strategies.len();
-    let revealed = use_reveal(if props.ready { sections } else { 0 }, 0, 1);
+    let revealed = use_reveal(if props.ready { sections } else { 0 }, 0, 1, Growth::AtOnce);
     let busy = store.pending() || !props.ready || revealed < sections;
+    {
+        let whole = !busy && store.shown_version != 0;
+        use_effect_with((whole, props.on_shown_whole.clone()), |(whole, on_shown_whole)| {
+            if *whole {
+                on_shown_whole.emit(());
+            }
+        });
+    }
     let diff = scenario.view.diff;
     let panels = revealed.saturating_sub(config);
     html! {

@@ -48,7 +48,7 @@ const INSTRUMENT = () => {
     }
     elements = now;
   }).observe(document, { childList: true, subtree: true });
-  new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => [Math.round(e.startTime), Math.round(e.duration)]))).observe({ type: 'longtask', buffered: true });
 };
 
 function kind(name) {
@@ -132,6 +132,29 @@ try {
     const others = [...names]
       .filter(([key, name]) => key.startsWith(`${mark.pid}:`) && key !== mainKey && /ThreadPool|DedicatedWorker/.test(name))
       .flatMap(([key]) => topLevel(events.filter((e) => thread(e) === key)).tops);
+    // Every other thread's top-level tasks, by who runs them, for --tasks: what shared the cores.
+    const groupOf = (key) => {
+      const name = names.get(key) ?? '';
+      if (!key.startsWith(`${mark.pid}:`)) return 'other processes';
+      if (/DedicatedWorker/.test(name)) return 'workers';
+      if (/ThreadPool/.test(name)) return 'pool';
+      return 'renderer';
+    };
+    const everyOther = TASKS
+      ? [...names].filter(([key]) => key !== mainKey).map(([key]) => [groupOf(key), topLevel(events.filter((e) => thread(e) === key)).tops])
+      : [];
+    const sharedWith = (t) => {
+      const by = new Map();
+      for (const [group, tops] of everyOther) {
+        for (const e of tops) {
+          const overlap = Math.min(t.ts + t.dur, e.ts + e.dur) - Math.max(t.ts, e.ts);
+          if (overlap > 0) by.set(group, (by.get(group) ?? 0) + (overlap * (e.tdur ?? e.dur)) / Math.max(1, e.dur));
+        }
+      }
+      return [...by].filter(([, us]) => us >= 1000).map(([g, us]) => `${g} ${(us / 1000).toFixed(0)}`).join(', ');
+    };
+    // The page's 'longtask' entries (start, duration in the page's ms) and the trace task each one is.
+    const longIn = (t) => seen.long.filter(([at]) => Math.abs(zero + at * 1000 - t.ts) < 2000);
     const editing = tasks.filter((t) => addedIn(t).some(([, , name]) => /^(section\.editor|li\.consumer|tbody)/.test(name)));
     const editingEnd = Math.max(...editing.map((t) => t.ts + t.dur));
     let busy = 0;
@@ -150,7 +173,13 @@ try {
     if (TASKS) {
       for (const t of tasks.filter((t) => t.dur >= 10_000 || addedIn(t).length)) {
         const added = addedIn(t).map(([, n, name]) => `${n} from ${name}`).join('; ');
-        console.log(`  +${((t.ts - zero) / 1000).toFixed(0)} ms: ${(t.dur / 1000).toFixed(1)} ms (CPU ${cpu(t).toFixed(1)}): ${ownTimes(t, sorted)}${added ? ` | added ${added}` : ''}`);
+        const long = longIn(t).length ? ` [longtask ${longIn(t).map(([, d]) => d).join(', ')}]` : '';
+        const shared = sharedWith(t);
+        console.log(`  +${((t.ts - zero) / 1000).toFixed(0)} ms: ${(t.dur / 1000).toFixed(1)} ms (CPU ${cpu(t).toFixed(1)})${long}: ${ownTimes(t, sorted)}${added ? ` | added ${added}` : ''}${shared ? ` | beside it: ${shared}` : ''}`);
+      }
+      // A longtask entry no task of the page's thread after the page's first script matches.
+      for (const [at, d] of seen.long.filter(([at]) => !tasks.some((t) => Math.abs(zero + at * 1000 - t.ts) < 2000))) {
+        console.log(`  longtask at ${at} ms (${d} ms): no task of the page's thread after its first script starts there`);
       }
     }
     const summary = {
@@ -159,7 +188,7 @@ try {
       sum: Math.round(tasks.reduce((a, t) => a + cpu(t), 0)),
       maxCpu: +Math.max(...tasks.map(cpu)).toFixed(1),
       maxWall: Math.round(Math.max(...tasks.map((t) => t.dur)) / 1000),
-      longest: Math.max(0, ...seen.long),
+      longest: Math.max(0, ...seen.long.map(([, d]) => d)),
       others: Math.round(busy / 1000),
       othersEditing: Math.round(busyEditing / 1000),
       parts,

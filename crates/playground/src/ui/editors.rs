@@ -22,7 +22,7 @@ use yew::prelude::*;
 use crate::state::{Action, Edit, Field, State};
 use crate::ui::fields::{refusal, CountField, TextField};
 use crate::ui::keys::{RowKey, RowKeys};
-use crate::ui::reveal::use_reveal;
+use crate::ui::reveal::{use_reveal, Growth};
 use crate::ui::{rendered, topic_class, Store};
 
 /// Up to this many topics, each consumer's subscriptions are checkboxes in its row; beyond, a
@@ -231,14 +231,32 @@ fn use_remove(
     })
 }
 
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    /// Told once every row of the editor's window is rendered (the page opens its next part after
+    /// them, so that no frame renders both).
+    #[prop_or_default]
+    pub on_revealed: Option<Callback<()>>,
+}
+
+/// Topic rows rendered when the editor appears; the next slices grow by as many a frame up to
+/// [`TOPIC_SLICE`]. Ten topics at once, the page's first heavy render (its code cold, and the
+/// page's first layout of the editing column), took 20–31 ms of the page thread's CPU.
+const FIRST_TOPICS: usize = 5;
+/// The most topic rows rendered in a frame.
+const TOPIC_SLICE: usize = 10;
+
 #[function_component]
-pub fn TopicsEditor() -> Html {
+pub fn TopicsEditor(props: &EditorProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let refused = store.refused.as_ref().and_then(|r| r.field).and_then(topic_of_field).and_then(|index| {
         let refused = refused_where(&store, |f| topic_of_field(f) == Some(index))?;
         Some((index, refused))
     });
-    html! { <TopicList scenario={TopicsIn(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()} /> }
+    html! {
+        <TopicList scenario={TopicsIn(Rc::clone(&store.scenario))} {refused} dispatcher={store.dispatcher()}
+            on_revealed={props.on_revealed.clone()} />
+    }
 }
 
 /// An editor's list: the scenario it shows, the row whose field was refused last (and why), and
@@ -304,7 +322,10 @@ fn TopicList(props: &ListProps<TopicsIn>) -> Html {
         let (row_keys, table, add_button) = (row_keys.clone(), table.clone(), add_button.clone());
         use_effect(move || removal.borrow_mut().settle(&row_keys, &table, "button.remove", &add_button));
     }
-    let rows = row_keys.iter().enumerate().map(|(index, &row)| {
+    // The rows appear a slice per frame; rows added to a list already shown, at once.
+    let revealed = use_reveal(row_keys.len(), FIRST_TOPICS, TOPIC_SLICE, Growth::AtOnce);
+    use_revealed(revealed >= row_keys.len(), props.on_revealed.clone());
+    let rows = row_keys.iter().take(revealed).enumerate().map(|(index, &row)| {
         let refused = props.refused_at(index);
         html! {
             <TopicRow key={row} {row} {index} topic={TopicOf(Rc::clone(&scenario), index)} {refused}
@@ -315,7 +336,10 @@ fn TopicList(props: &ListProps<TopicsIn>) -> Html {
         <section class="editor topics-editor" aria-labelledby="topics-heading">
             <h2 id="topics-heading">{ "Topics" }</h2>
             <table class="topics" ref={table}>
-                <thead><tr>
+                // Keyed as the rows are: the table's children are one list, which Yew diffs by key
+                // only when every child has one; otherwise it pairs them from the end, and a row
+                // added after the others re-created the whole table, its head and every row.
+                <thead key="columns"><tr>
                     <th scope="col">{ "Name" }</th><th scope="col">{ "Partitions" }</th>
                     <th scope="col">{ "Replicas × racks" }</th><th scope="col"><span class="sr-only">{ "Actions" }</span></th>
                 </tr></thead>
@@ -429,19 +453,13 @@ pub const CONSUMER_ROWS: usize = 200;
 /// first time their code runs, were the opening's longest tasks (25–40 ms of the thread's CPU at
 /// 1,000 partitions on the shared 2-core machine, where the compute workers start at the same time).
 const ROW_SLICE: usize = 10;
-/// Rows rendered when the editor appears, with the rest of its frame's work.
-const FIRST_ROWS: usize = 5;
-
-#[derive(Properties, PartialEq)]
-pub struct ConsumersEditorProps {
-    /// Told once every row of the editor's window is rendered (the page opens the results after
-    /// them, so that no frame renders both).
-    #[prop_or_default]
-    pub on_revealed: Option<Callback<()>>,
-}
+/// Rows rendered when the editor appears, with the rest of its frame's work; the slices after it
+/// grow by as many a frame up to [`ROW_SLICE`] (4, 8, 10, …): ten rows the first time their code ran
+/// took 20–34 ms of the page thread's CPU, ten later ones 10–12 ms (`opening.mjs`, stop 20).
+const FIRST_ROWS: usize = 4;
 
 #[function_component]
-pub fn ConsumersEditor(props: &ConsumersEditorProps) -> Html {
+pub fn ConsumersEditor(props: &EditorProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let refused = store.refused.as_ref().and_then(|r| r.field).and_then(consumer_of_field).and_then(|index| {
         let refused = refused_where(&store, |f| consumer_of_field(f) == Some(index))?;
@@ -495,6 +513,16 @@ impl Added {
     }
 }
 
+/// Tells `on_revealed` once `all` the list's rows are rendered (again whenever they are again).
+#[hook]
+fn use_revealed(all: bool, on_revealed: Option<Callback<()>>) {
+    use_effect_with(all, move |&all| {
+        if let (true, Some(on_revealed)) = (all, on_revealed) {
+            on_revealed.emit(());
+        }
+    });
+}
+
 #[function_component]
 fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     rendered("ConsumersEditor");
@@ -511,15 +539,8 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     let window = (*limit).min(row_keys.len());
     added.borrow_mut().follow(&row_keys, window);
     // The window's rows appear a slice per frame; rows added to a window already shown, at once.
-    let revealed = use_reveal(window, FIRST_ROWS, ROW_SLICE);
-    {
-        let on_revealed = props.on_revealed.clone();
-        use_effect_with(revealed >= window, move |&all| {
-            if let (true, Some(on_revealed)) = (all, on_revealed) {
-                on_revealed.emit(());
-            }
-        });
-    }
+    let revealed = use_reveal(window, FIRST_ROWS, ROW_SLICE, Growth::AtOnce);
+    use_revealed(revealed >= window, props.on_revealed.clone());
     let pinned = added.borrow().positions(&row_keys);
     {
         let (row_keys, list, add_button, added) =

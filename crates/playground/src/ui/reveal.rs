@@ -23,19 +23,36 @@ struct Revealed {
     frame: Option<AnimationFrame>,
     /// Whether that frame is still to come.
     waiting: bool,
+    /// Slices revealed since the list last appeared or grew (each a little larger, see
+    /// [`use_reveal`]).
+    slices: usize,
 }
 
-/// How many of `total` items to render: `first` when they first appear, then `step` more at each
-/// animation frame until all are. Once all are shown, a list that grows by up to `step` shows the
-/// new ones at once; one that grows by more reveals them a slice per frame again.
+/// What a list fully shown does when it grows by no more than a slice.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Growth {
+    /// Shows the new items at once (a consumer added, an answer's panels already there).
+    AtOnce,
+    /// Reveals them from the next frame, as any others (the page's parts at the opening: a part
+    /// that waited for another's last slice comes in the frame after it, not in the same one).
+    Sliced,
+}
+
+/// How many of `total` items to render: `first` when they first appear, then a slice more at each
+/// animation frame until all are, the slices growing by `first` a frame up to `step` (`first`,
+/// `2 × first`, … `step`: the first frames run the items' code for the first time, cold, at two to
+/// three times the cost of the later ones). Once all are shown, a list that grows by up to `step`
+/// shows the new ones as `growth` says; one that grows by more reveals them a slice per frame again.
 #[hook]
-pub fn use_reveal(total: usize, first: usize, step: usize) -> usize {
+pub fn use_reveal(total: usize, first: usize, step: usize, growth: Growth) -> usize {
     let state = use_mut_ref(Revealed::default);
     let redraw = use_force_update();
     let shown = {
         let mut revealed = state.borrow_mut();
-        if revealed.complete && total > revealed.shown.saturating_add(step) {
+        let sliced = growth == Growth::Sliced && total > revealed.shown && revealed.shown > 0;
+        if revealed.complete && (sliced || total > revealed.shown.saturating_add(step)) {
             revealed.complete = false;
+            revealed.slices = 0;
         } else if revealed.complete || total <= revealed.shown {
             revealed.shown = total;
         } else if revealed.shown == 0 {
@@ -46,13 +63,19 @@ pub fn use_reveal(total: usize, first: usize, step: usize) -> usize {
     };
     {
         let state = Rc::clone(&state);
-        use_effect(move || next_slice(&state, total, step, redraw));
+        use_effect(move || next_slice(&state, total, (first, step), redraw));
     }
     shown
 }
 
+/// The size of slice `slices + 1` after the first items: growing by `first` a slice up to `step`
+/// (at least one item).
+fn slice_size(slices: usize, (first, step): (usize, usize)) -> usize {
+    first.saturating_mul(slices.saturating_add(1)).clamp(1, step.max(1))
+}
+
 /// After a render: asks for the next slice at the next frame if some items are still hidden.
-fn next_slice(state: &Rc<RefCell<Revealed>>, total: usize, step: usize, redraw: UseForceUpdateHandle) {
+fn next_slice(state: &Rc<RefCell<Revealed>>, total: usize, sizes: (usize, usize), redraw: UseForceUpdateHandle) {
     let mut revealed = state.borrow_mut();
     if revealed.complete {
         revealed.frame = None;
@@ -67,8 +90,25 @@ fn next_slice(state: &Rc<RefCell<Revealed>>, total: usize, step: usize, redraw: 
     revealed.frame = Some(request_animation_frame(move |_| {
         let mut revealed = later.borrow_mut();
         revealed.waiting = false;
-        revealed.shown = revealed.shown.saturating_add(step.max(1)).min(total);
+        revealed.shown = revealed.shown.saturating_add(slice_size(revealed.slices, sizes)).min(total);
+        revealed.slices = revealed.slices.saturating_add(1);
         drop(revealed);
         redraw.force_update();
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slice_size;
+
+    #[test]
+    fn slices_grow_by_the_first_count_up_to_the_step() {
+        let sizes: Vec<usize> = (0..5).map(|slices| slice_size(slices, (4, 10))).collect();
+        assert_eq!(sizes, [4, 8, 10, 10, 10]);
+        // A list revealed from nothing, one item a frame (the page's parts).
+        assert_eq!((0..3).map(|slices| slice_size(slices, (0, 1))).collect::<Vec<_>>(), [1, 1, 1]);
+        assert_eq!(slice_size(0, (5, 0)), 1);
+        // The topics editor's slices after its first 5 rows: 5, then 10 a frame.
+        assert_eq!((0..3).map(|slices| slice_size(slices, (5, 10))).collect::<Vec<_>>(), [5, 10, 10]);
+    }
 }
