@@ -191,7 +191,7 @@ function recordWork() {
   };
 }
 
-test("the opening's frames each render a little: the first rows few, ten at most, each part after the rows before it, the workers' first job after the editing column, the warm-up after the panels", async () => {
+test("the opening's frames each render a little: the first rows few, six at most, each part after the rows before it, the workers' first job after the editing column, the warm-up after the panels", async () => {
   // 10 topics (a subscriptions picker per consumer), 60 consumers: the rows take several frames.
   const group = mixedGroup(40, 60);
   const page = await env.browser.newPage();
@@ -213,11 +213,11 @@ test("the opening's frames each render a little: the first rows few, ten at most
   // topics editor's ten topics 240 (five now, with the title). (A panel with chips, below 500 partitions, is some 770
   // elements of its own frame: the panels are not the editing column's.)
   const editing = added.filter((f) => f.frame < firsts.configuration);
-  assert.ok(added.every((f) => f.rows <= 10), `ten consumer rows a frame at most: ${seen}`);
+  assert.ok(added.every((f) => f.rows <= 6), `six consumer rows a frame at most: ${seen}`);
   // The first rows' code runs cold (two to three times the cost of later rows): the first slices
-  // are smaller, 4, 4, 8, then ten a frame.
+  // are smaller, 4 then 4, then six a frame.
   const rowSlices = added.filter((f) => f.rows > 0).map((f) => f.rows);
-  assert.deepEqual(rowSlices, [4, 4, 8, 10, 10, 10, 10, 4], `the rows' slices: ${seen}`);
+  assert.deepEqual(rowSlices, [4, 4, 6, 6, 6, 6, 6, 6, 6, 6, 4], `the rows' slices: ${seen}`);
   // The topics editor's ten rows, the page's first heavy render, in two frames; the consumers
   // editor in the frame after the last.
   assert.deepEqual(added.filter((f) => f.topics > 0).map((f) => f.topics), [5, 5], `the topics' slices: ${seen}`);

@@ -451,11 +451,12 @@ pub const CONSUMER_ROWS: usize = 200;
 /// Rows rendered per frame while a window of rows appears (the page opening, "Show more"; `ui::reveal`):
 /// 200 rows at once blocked the page's thread for 300 ms at 100,000 partitions, and 20 rows, the
 /// first time their code runs, were the opening's longest tasks (25–40 ms of the thread's CPU at
-/// 1,000 partitions on the shared 2-core machine, where the compute workers start at the same time).
-const ROW_SLICE: usize = 10;
+/// 1,000 partitions on the shared 2-core machine, where the compute workers start at the same time);
+/// ten later ones 15–21 ms at load average 8 (`opening.mjs`, stop 20).
+const ROW_SLICE: usize = 6;
 /// Rows rendered when the editor appears, with the rest of its frame's work; the slices after it
-/// grow by as many a frame up to [`ROW_SLICE`] (4, 8, 10, …): ten rows the first time their code ran
-/// took 20–34 ms of the page thread's CPU, ten later ones 10–12 ms (`opening.mjs`, stop 20).
+/// grow by as many a frame up to [`ROW_SLICE`] (4, 6, 6, …): ten rows the first time their code ran
+/// took 20–34 ms of the page thread's CPU.
 const FIRST_ROWS: usize = 4;
 
 #[function_component]
@@ -485,6 +486,9 @@ struct Added {
     scroll_to: Option<RowKey>,
 }
 
+/// The most rows an edit adds that [`Added`] pins (more are a new group).
+const A_FEW_ADDED: usize = 10;
+
 impl Added {
     /// Follows the rows to `keys`; rows added beyond the first `window` (by an edit adding a few,
     /// not by a whole new group) are pinned.
@@ -494,7 +498,7 @@ impl Added {
         // A pinned row stays pinned while it is beyond the window ("Show more" may reach it).
         self.pinned.retain(|key| beyond.contains(key));
         let grew = keys.len().saturating_sub(count);
-        if count > 0 && (1..=ROW_SLICE).contains(&grew) {
+        if count > 0 && (1..=A_FEW_ADDED).contains(&grew) {
             for &key in beyond.iter().filter(|&&key| key > highest) {
                 if !self.pinned.contains(&key) {
                     self.pinned.push(key);
