@@ -191,7 +191,7 @@ function recordWork() {
   };
 }
 
-test("the opening's frames each render a little: the first rows few, six at most, each part after the rows before it, the workers' first job after the editing column, the warm-up after the panels", async () => {
+test("the opening's frames each render a little: the first rows few, six at most, each part after the rows before it, the workers' first job after the Configuration, the warm-up after the panels", async () => {
   // 10 topics (a subscriptions picker per consumer), 60 consumers: the rows take several frames.
   const group = mixedGroup(40, 60);
   const page = await env.browser.newPage();
@@ -235,8 +235,9 @@ test("the opening's frames each render a little: the first rows few, six at most
   const lastRows = frames.find(([, f]) => f.rows === 60)[0];
   assert.ok(firsts.protocol > lastRows, `the protocol part (${firsts.protocol}) after the rows (${lastRows})`);
   assert.ok(firsts.configuration > firsts.protocol);
-  // The workers get the first job once the editing column is in, not while it comes.
-  assert.ok(firsts.job >= firsts.protocol, `the first job (${firsts.job}) once the protocol part (${firsts.protocol}) is in`);
+  // The workers get the first job once the editing column and the Configuration are in (after
+  // the Configuration's frame), not while they come.
+  assert.ok(firsts.job >= firsts.configuration, `the first job (${firsts.job}) once the Configuration (${firsts.configuration}) is in`);
   // The warm-up starts once the results region shows every section, not while the panels come.
   assert.ok(firsts.whole > firsts.configuration, JSON.stringify(firsts));
   assert.ok(firsts.warmUp >= firsts.whole, `the warm-up (${firsts.warmUp}) once the region is whole (${firsts.whole})`);

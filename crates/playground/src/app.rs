@@ -37,7 +37,8 @@ const URL_DELAY_MS: u32 = 300;
 /// work unsaved); an answer painted meanwhile brings them forward to [`URL_DELAY_MS`].
 const PENDING_URL_DELAY_MS: u32 = 3_000;
 
-/// The longest a big group's new version waits for the page to be idle after the edit's frame.
+/// The longest a big group's new version waits for the page to be idle after the edit's frame (and
+/// the opening's first version, and its warm-up, after the frames they wait for).
 const HAND_OVER_WAIT_MS: f64 = 50.0;
 
 /// How a new version reaches the compute workers. A small group's goes at once, from the reducer:
@@ -69,7 +70,7 @@ struct Courier {
     /// waits for that (the first answer starts the warm-up while the Configuration and the panels
     /// still come a frame each, and its rounds, their answers and V8's compiles of the code they
     /// run shared the cores with those frames; issue 9). A newer version replaces it.
-    parked: RefCell<Option<Handed>>,
+    parked: Rc<RefCell<Option<Handed>>>,
     /// Whether the results region has shown every section once.
     shown_whole: bool,
 }
@@ -119,10 +120,15 @@ impl Courier {
     /// that waited for it, if one did.
     fn shown_whole(&mut self) {
         self.shown_whole = true;
-        let parked = self.parked.borrow_mut().take();
-        if let (Some(worker), Some((jobs, keep))) = (&self.worker, parked) {
-            worker.want(jobs, keep);
-        }
+        let (Some(worker), parked) = (self.worker.clone(), Rc::clone(&self.parked)) else { return };
+        // After the frame that drew the last section, not in its layout and paint; unless a newer
+        // version took its place meanwhile.
+        browser::when_idle_within(HAND_OVER_WAIT_MS, move || {
+            let parked = parked.borrow_mut().take();
+            if let Some((jobs, keep)) = parked {
+                worker.want(jobs, keep);
+            }
+        });
     }
 
     /// Hands over the scenario on screen, if it waits for its answer and no newer version waits
@@ -178,15 +184,19 @@ pub fn App() -> Html {
         let dispatcher = store.dispatcher();
         courier.borrow_mut().release = Some(Callback::from(move |()| dispatcher.dispatch(Action::Release)));
     }
-    // Whether the page's editing column is in (`Playground`; an embed has none). The first
-    // version waits for it: the workers' first rebalance, and V8's optimising compiles of their
-    // code that it sets off (some 300 ms of CPU in a 1,000-partition group's opening, traced), took
-    // the two cores from the opening's frames (issue 9).
+    // Whether the page's editing column and the results' Configuration are in (`Results`; an
+    // embed has neither), and the frame that drew them is over. The first version waits for it:
+    // the workers' first rebalance, and V8's optimising compiles of their code that it sets off
+    // (some 300 ms of CPU in a 1,000-partition group's opening, traced), took the two cores from
+    // the opening's frames (issue 9).
     let opened = use_state_eq({
         let embed = *embed;
         move || embed
     });
-    let on_opened = use_callback(opened.setter(), |(), opened| opened.set(true));
+    let on_opened = use_callback(opened.setter(), |(), opened| {
+        let opened = opened.clone();
+        browser::when_idle_within(HAND_OVER_WAIT_MS, move || opened.set(true));
+    });
     // Told once the results region shows every section: the warm-up may start.
     let on_shown_whole = use_memo((), {
         let courier = Rc::clone(&courier);
@@ -401,7 +411,7 @@ const CONSUMERS_PART: usize = 2;
 
 #[derive(Properties, PartialEq)]
 struct PlaygroundProps {
-    /// Told once the editing column is in.
+    /// Told once the editing column and the results' Configuration are in.
     on_opened: Callback<()>,
     /// Told once the results region shows every section.
     on_shown_whole: Callback<()>,
@@ -434,14 +444,6 @@ fn Playground(props: &PlaygroundProps) -> Html {
         1
     };
     let parts = use_reveal(total, 0, 1, Growth::Sliced);
-    {
-        let on_opened = props.on_opened.clone();
-        use_effect_with(parts > EDITING_PARTS, move |&opened| {
-            if opened {
-                on_opened.emit(());
-            }
-        });
-    }
     let dispatch = |action: fn() -> Action| {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(action()))
@@ -477,7 +479,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
                         <EventsBar />
                     }
                 </div>
-                <Results embed=false ready={parts > EDITING_PARTS} on_shown_whole={props.on_shown_whole.clone()} />
+                <Results embed=false ready={parts > EDITING_PARTS} on_opened={props.on_opened.clone()}
+                    on_shown_whole={props.on_shown_whole.clone()} />
             </main>
         </div>
     }
@@ -520,6 +523,10 @@ struct ResultsProps {
     ready: bool,
     /// Told once every section is shown with an answer (the first time the region is not busy).
     on_shown_whole: Callback<()>,
+    /// Told once the region is ready and its sections that need no answer (the Configuration) are
+    /// in: the page's opening frames are over (none for an embed, which opens at once).
+    #[prop_or_default]
+    on_opened: Option<Callback<()>>,
 }
 
 /// The answer on screen, the version on screen and whether it waits for its answer: what the
@@ -558,6 +565,14 @@ fn Results(props: &ResultsProps) -> Html {
     let sections = config + server_panels + strategies.len();
     let revealed = use_reveal(if props.ready { sections } else { 0 }, 0, 1, Growth::AtOnce);
     let busy = store.pending() || !props.ready || revealed < sections;
+    {
+        let opened = props.ready && revealed >= config;
+        use_effect_with((opened, props.on_opened.clone()), |(opened, on_opened)| {
+            if let (true, Some(on_opened)) = (opened, on_opened) {
+                on_opened.emit(());
+            }
+        });
+    }
     {
         let whole = !busy && store.shown_version != 0;
         use_effect_with((whole, props.on_shown_whole.clone()), |(whole, on_shown_whole)| {
