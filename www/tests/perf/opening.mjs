@@ -13,7 +13,11 @@
 // editing column's last frame), and `parts`: each task that added to the page, named by the first
 // element it added (`section.editor`: the topics then the consumers editor, `li.consumer`: rows,
 // `section.panel`: a panel), its CPU in ms, in order. `--tasks` lists every task over 10 ms with
-// its own time by kind (script, style, layout, pre-paint, paint, layers, GC) and what it added.
+// its own time by kind (script, style, layout, pre-paint, paint, layers, GC), what it added, the
+// page's 'longtask' entry it is, if one is (`[longtask ms]`; an entry no task of the page's thread
+// after its first script matches is listed apart), and the CPU the other threads used beside it
+// (`beside it`: the compute `workers`, the renderer's thread `pool` — V8's compiles, raster —, the
+// rest of the `renderer`, and `other processes` Chromium traced: browser, GPU).
 // The groups are measure.mjs's: 1,000 partitions × 50 consumers (two subscription sets), with
 // --big 100,000 × 500, with --million 1,000,000 × 2,000, each opened from a `kap link`.
 // PLAYGROUND_DIST compares another build (see ../browser.mjs).
