@@ -72,7 +72,7 @@ struct Courier {
     /// run shared the cores with those frames; issue 9). A newer version replaces it.
     parked: Rc<RefCell<Option<Handed>>>,
     /// Whether the results region has shown every section once.
-    shown_whole: bool,
+    region_whole: bool,
 }
 
 /// A version's jobs and the versions the workers must keep, as the reducer hands them over.
@@ -86,7 +86,7 @@ impl Courier {
         }
         let Some(worker) = &self.worker else { return };
         let warm_up = jobs.last().is_some_and(|job| work::warm_up_round(job.version).is_some());
-        if warm_up && !self.shown_whole {
+        if warm_up && !self.region_whole {
             *self.parked.borrow_mut() = Some((jobs, keep));
             return;
         }
@@ -119,7 +119,7 @@ impl Courier {
     /// Marks the results region whole (every section shown) and hands over the warm-up's round
     /// that waited for it, if one did.
     fn shown_whole(&mut self) {
-        self.shown_whole = true;
+        self.region_whole = true;
         let (Some(worker), parked) = (self.worker.clone(), Rc::clone(&self.parked)) else { return };
         // After the frame that drew the last section, not in its layout and paint; unless a newer
         // version took its place meanwhile.
@@ -392,7 +392,11 @@ pub fn App() -> Html {
                         <ContextProvider<Writer> context={(*writer).clone()}>
                             <ContextProvider<WalkSource> context={(*walks).clone()}>
                                 <ContextProvider<ImportSource> context={(*imports).clone()}>
-                                    if *embed { <EmbedView on_shown_whole={(*on_shown_whole).clone()} /> } else { <Playground {on_opened} on_shown_whole={(*on_shown_whole).clone()} /> }
+                                    if *embed {
+                                        <EmbedView on_shown_whole={(*on_shown_whole).clone()} />
+                                    } else {
+                                        <Playground {on_opened} on_shown_whole={(*on_shown_whole).clone()} />
+                                    }
                                 </ContextProvider<ImportSource>>
                             </ContextProvider<WalkSource>>
                         </ContextProvider<Writer>>
