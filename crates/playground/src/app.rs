@@ -8,7 +8,7 @@ use assignor::Strategy;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use playground::computed::Computed;
-use playground::work::{self, Job, Reading, Version};
+use playground::work::{Job, Reading, Version};
 use scenario::presets;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::saved::{self, Origin, Unsaved};
-use crate::state::{handed_over_at_once, Action, Outbox, State, HOLD_MS};
+use crate::state::{handed_over_at_once, Action, Errand, Outbox, State, HOLD_MS};
 use crate::ui::config::{ConfigSection, Consumers};
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
@@ -80,13 +80,13 @@ type Handed = (Vec<Job>, Vec<Version>);
 
 impl Courier {
     /// Hands over a new version's `jobs` and the versions the workers must `keep`.
-    fn hand_over(&self, jobs: Vec<Job>, keep: Vec<Version>) {
-        if jobs.last().is_some_and(|job| work::warm_up_round(job.version).is_none()) {
+    fn hand_over(&self, jobs: Vec<Job>, keep: Vec<Version>, errand: Errand) {
+        // Not a draft's: one dropped (Escape) would leave the scenario on screen unwritten.
+        if errand == Errand::Version {
             *self.writes.borrow_mut() += 1;
         }
         let Some(worker) = &self.worker else { return };
-        let warm_up = jobs.last().is_some_and(|job| work::warm_up_round(job.version).is_some());
-        if warm_up && !self.region_whole {
+        if errand == Errand::WarmUp && !self.region_whole {
             *self.parked.borrow_mut() = Some((jobs, keep));
             return;
         }
@@ -152,9 +152,9 @@ pub fn App() -> Html {
         move || {
             let outbox = Outbox::new({
                 let courier = Rc::clone(&courier);
-                move |jobs, keep| {
+                move |jobs, keep, errand| {
                     if let Ok(courier) = courier.try_borrow() {
-                        courier.hand_over(jobs, keep);
+                        courier.hand_over(jobs, keep, errand);
                     }
                 }
             })

@@ -10,11 +10,12 @@
 //! group's once the edit's frame is painted. So does, once the first answer is painted, the
 //! warm-up ([`WARM_UP`]). A small group's edit is then held back from the screen until its answer
 //! comes, for at most [`HOLD_MS`] ([`Outbox::holding`]): the page renders the edit and its answer
-//! once, in the first frame that can show the answer.
+//! once, in the first frame that can show the answer. While a count is typed, its draft's edit is
+//! computed ahead ([`Action::Draft`]): the key that applies it finds its answer there.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use playground::work::{self, warm_up_round, Answer, Job, Prior, Version, WARM_UP, WARM_UP_ROUNDS};
 pub use scenario::edit::{Edit, EditError, Field};
@@ -47,6 +48,10 @@ pub enum Action {
     /// An edit held back for its answer ([`Outbox::holding`]) waited [`HOLD_MS`]: it is rendered
     /// now, busy. Nothing when nothing is held.
     Release,
+    /// What a count field holds while the person types, not applied yet: the edit it would make
+    /// (`None`: no draft, or one that is not a count). Computed ahead, never shown: the edit that
+    /// applies it adopts its answer ([`Outbox::holding`]). Renders nothing.
+    Draft(Option<Edit>),
 }
 
 /// An edit that was refused, and the field it came from (`None`: a button).
@@ -96,8 +101,19 @@ pub struct Outbox {
     hold: Option<Hold>,
 }
 
-/// Hands jobs and the versions to keep to the worker.
-type Deliver = dyn Fn(Vec<Job>, Vec<Version>);
+/// Hands jobs and the versions to keep to the worker, and says why.
+type Deliver = dyn Fn(Vec<Job>, Vec<Version>, Errand);
+
+/// Why the reducer hands jobs to the workers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Errand {
+    /// A new version of the scenario on screen (and the unanswered versions it builds on).
+    Version,
+    /// A round of the warm-up ([`WARM_UP`]).
+    WarmUp,
+    /// A draft's edit, computed ahead ([`Action::Draft`]): no version on screen yet.
+    Draft,
+}
 
 /// The longest a small group's edit is held back from the screen for its answer
 /// ([`Outbox::holding`]): the issue's bound on an edit's way to the screen (issue 9). The busy
@@ -111,10 +127,38 @@ struct Hold {
     /// Has [`Action::Release`] dispatched [`HOLD_MS`] from now (replacing an earlier release);
     /// `false` when it cannot be.
     release_later: Rc<dyn Fn() -> bool>,
+    /// The draft computed ahead, if one is.
+    drafts: Rc<RefCell<Drafts>>,
+}
+
+/// The drafts computed ahead ([`Action::Draft`]): the newest, and the versions drafts took.
+#[derive(Default)]
+struct Drafts {
+    ahead: Option<Ahead>,
+    /// The highest version a draft was handed over under. Each draft takes a version of its own,
+    /// above the scenario on screen's: a newer draft's job then replaces an older one waiting for
+    /// the workers (`work::Queue`), and, once the edit that applies a draft comes, the workers
+    /// are computing or have computed that very job (a job sent again under the version being
+    /// computed is not computed twice). Any version made later comes above every draft's, so no
+    /// two scenarios share a version: a draft not adopted is a version no scenario has, whose
+    /// answer is stale, and whose settled assignment the workers drop with their next job (it is
+    /// in no `keep`).
+    last: Version,
+}
+
+/// A draft's edit, made from the state on screen and handed to the workers.
+struct Ahead {
+    /// The state it was made from: only the same edit of that very state adopts it.
+    from: Weak<State>,
+    edit: Edit,
+    /// The edit made (pending, under its own version), as the reducer would make it.
+    made: Rc<State>,
+    /// Its answer, once it came.
+    answer: Option<Box<Answer>>,
 }
 
 impl Outbox {
-    pub fn new(send: impl Fn(Vec<Job>, Vec<Version>) + 'static) -> Outbox {
+    pub fn new(send: impl Fn(Vec<Job>, Vec<Version>, Errand) + 'static) -> Outbox {
         Outbox { deliver: Some(Rc::new(send)), hold: None }
     }
 
@@ -129,8 +173,17 @@ impl Outbox {
     /// next action starts from the held edit) while the page shows what it showed, and the
     /// answer renders the edit and itself in one go. Only an edit made with the last answer
     /// painted: an edit that comes while one is pending is rendered at once, busy.
+    ///
+    /// Such an outbox also computes drafts ahead ([`Action::Draft`]). A typed count is applied by
+    /// Enter; the workers' answer then came a frame after the edit's (traced: key, job, the two
+    /// workers, reading and rendering the answer, 18–26 ms of the page's thread before its frame).
+    /// A draft's edit made from the state on screen goes to the workers as it is typed, and the
+    /// edit that applies it, made from the same state, adopts it: the same scenario under the same
+    /// version, whose answer is the very job's. Its answer, if in, renders with the edit in the
+    /// key's own task; if on its way, the edit is held for it as any other.
     pub fn holding(self, release_later: impl Fn() -> bool + 'static) -> Outbox {
-        Outbox { hold: Some(Hold { held: Rc::default(), release_later: Rc::new(release_later) }), ..self }
+        let hold = Hold { held: Rc::default(), release_later: Rc::new(release_later), drafts: Rc::default() };
+        Outbox { hold: Some(hold), ..self }
     }
 
     /// The edit held back, if any, no longer held.
@@ -153,6 +206,72 @@ impl Outbox {
         if let Some(hold) = &self.hold {
             *hold.held.borrow_mut() = Some(Rc::clone(state));
         }
+    }
+
+    /// Hands `errand`'s `jobs` to the workers, if there are workers.
+    fn send(&self, jobs: Vec<Job>, keep: Vec<Version>, errand: Errand) {
+        if let Some(deliver) = &self.deliver {
+            deliver(jobs, keep, errand);
+        }
+    }
+
+    /// `state` with its next version above every draft's (unchanged when it is already).
+    fn past_drafts(&self, state: Rc<State>) -> Rc<State> {
+        let Some(hold) = &self.hold else { return state };
+        let last = hold.drafts.borrow().last;
+        if state.next > last {
+            return state;
+        }
+        Rc::new(State { next: last + 1, ..(*state).clone() })
+    }
+
+    /// Computes `edit`, a draft's, ahead from `from` (the state on screen), replacing the draft
+    /// before; `None` (or an edit not worth computing ahead) only drops that one. Only a small
+    /// group's edit, made with the last answer painted and valid: a draft the reducer would refuse
+    /// is not sent.
+    fn draft(&self, from: &Rc<State>, edit: Option<Edit>) {
+        let Some(hold) = &self.hold else { return };
+        hold.drafts.borrow_mut().ahead = None;
+        let Some(edit) = edit else { return };
+        if self.deliver.is_none() || from.pending() || !handed_over_at_once(&from.scenario) {
+            return;
+        }
+        let made = self.past_drafts(Rc::clone(from)).apply(Action::Edit(edit.clone()));
+        if made.refused.is_some() || !made.pending() || !handed_over_at_once(&made.scenario) {
+            return;
+        }
+        let Some(jobs) = made.jobs() else { return };
+        let mut drafts = hold.drafts.borrow_mut();
+        drafts.last = made.version();
+        let made = Rc::new(made);
+        drafts.ahead = Some(Ahead { from: Rc::downgrade(from), edit, made: Rc::clone(&made), answer: None });
+        drop(drafts);
+        self.send(jobs, made.keep(), Errand::Draft);
+    }
+
+    /// Keeps `answer` if it is the draft's; `Err(answer)` if it is not.
+    fn draft_answered(&self, answer: Box<Answer>) -> Result<(), Box<Answer>> {
+        let Some(hold) = &self.hold else { return Err(answer) };
+        match hold.drafts.borrow_mut().ahead.as_mut() {
+            Some(ahead) if ahead.made.version() == answer.version && ahead.answer.is_none() => {
+                ahead.answer = Some(answer);
+                Ok(())
+            }
+            _ => Err(answer),
+        }
+    }
+
+    /// The draft `edit` of `from` was computed ahead as, and its answer if in: taken (a draft is
+    /// adopted once). Any other edit drops the draft.
+    fn adopt(&self, from: &Rc<State>, edit: &Edit) -> Option<(Rc<State>, Option<Box<Answer>>)> {
+        let ahead = self.hold.as_ref()?.drafts.borrow_mut().ahead.take()?;
+        let same = ahead.from.ptr_eq(&Rc::downgrade(from)) && ahead.edit == *edit;
+        same.then_some((ahead.made, ahead.answer))
+    }
+
+    /// Whether a draft is computed ahead (the warm-up then stops: the person is editing).
+    fn drafting(&self) -> bool {
+        self.hold.as_ref().is_some_and(|hold| hold.drafts.borrow().ahead.is_some())
     }
 }
 
@@ -429,8 +548,8 @@ impl State {
                 State { refused: Some(Refusal { field: Some(field), error }), ..self.clone() }
             }
             Action::Computed(answer) => self.answered(*answer),
-            // The reducer renders what was held ([`Reducible::reduce`]).
-            Action::Release => self.clone(),
+            // The reducer renders what was held, and computes drafts ahead ([`Reducible::reduce`]).
+            Action::Release | Action::Draft(_) => self.clone(),
         }
     }
 
@@ -518,8 +637,8 @@ impl State {
 
     /// Hands round `round` of the warm-up to the worker, if it is due.
     fn send_warm_up(&self, round: Version) {
-        if let (Some(send), Some((job, keep))) = (&self.outbox.deliver, self.warm_up(round)) {
-            send(vec![job], keep);
+        if let Some((job, keep)) = self.warm_up(round).filter(|_| !self.outbox.drafting()) {
+            self.outbox.send(vec![job], keep, Errand::WarmUp);
         }
     }
 }
@@ -541,12 +660,22 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let held = self.outbox.take_held();
         let current = held.clone().unwrap_or_else(|| Rc::clone(&self));
-        // An answer no scenario waits for changes nothing: the same state, so nothing renders.
-        if let Action::Computed(answer) = &action {
-            if current.stale(answer) {
-                // A warm-up round's: the next round goes.
-                if let Some(round) = warm_up_round(answer.version) {
-                    current.send_warm_up(round + 1);
+        let action = match action {
+            // A draft, from the state on screen only (not while an edit is held), renders nothing.
+            Action::Draft(edit) => {
+                match held {
+                    Some(held) => self.outbox.hold_still(&held),
+                    None => self.outbox.draft(&current, edit),
+                }
+                return self;
+            }
+            // An answer no scenario waits for changes nothing: the same state, so nothing renders.
+            Action::Computed(answer) if current.stale(&answer) => {
+                if let Err(answer) = self.outbox.draft_answered(answer) {
+                    // A warm-up round's: the next round goes.
+                    if let Some(round) = warm_up_round(answer.version) {
+                        current.send_warm_up(round + 1);
+                    }
                 }
                 if let Some(held) = held {
                     // Still held: its own answer is on its way.
@@ -554,23 +683,31 @@ impl Reducible for State {
                 }
                 return self;
             }
-        }
-        // What was held, rendered now (nothing held: `self`, nothing renders).
-        if let Action::Release = action {
-            return current;
-        }
+            // What was held, rendered now (nothing held: `self`, nothing renders).
+            Action::Release => return current,
+            action => action,
+        };
         let edit = matches!(action, Action::Edit(_));
-        let next = Rc::new(current.apply(action));
-        if let Some(send) = &next.outbox.deliver {
-            if next.version() != current.version() {
-                // Before anything renders (the courier decides when the workers get it).
-                if let Some(jobs) = next.jobs() {
-                    send(jobs, next.keep());
-                }
-            } else if current.shown_version == 0 && next.shown_version != 0 {
-                // The first answer is painted: the worker is idle, the person reading.
-                next.send_warm_up(0);
+        let adopted = match &action {
+            Action::Edit(edit) => self.outbox.adopt(&current, edit),
+            _ => None,
+        };
+        let next = match adopted {
+            // The draft's edit, made as `apply` makes it, under the version its job went with;
+            // with its answer, if in, painted now.
+            Some((made, Some(answer))) => Rc::new(made.apply(Action::Computed(answer))),
+            Some((made, None)) => made,
+            None => Rc::new(self.outbox.past_drafts(Rc::clone(&current)).apply(action)),
+        };
+        if next.version() != current.version() {
+            // Before anything renders (the courier decides when the workers get it). A draft's
+            // job sent again is not computed twice (`work::Queue`).
+            if let Some(jobs) = next.jobs() {
+                next.outbox.send(jobs, next.keep(), Errand::Version);
             }
+        } else if current.shown_version == 0 && next.shown_version != 0 {
+            // The first answer is painted: the worker is idle, the person reading.
+            next.send_warm_up(0);
         }
         // An edit from the answer on screen, whose answer is the workers' next: held back, the
         // page rendering it with that answer (within `HOLD_MS`).
@@ -790,7 +927,7 @@ mod tests {
         let sent: Requests = Rc::default();
         let outbox = {
             let sent = Rc::clone(&sent);
-            Outbox::new(move |jobs: Vec<Job>, keep| sent.borrow_mut().push((jobs, keep)))
+            Outbox::new(move |jobs: Vec<Job>, keep, _| sent.borrow_mut().push((jobs, keep)))
         };
         (outbox, sent)
     }
@@ -1087,5 +1224,155 @@ mod tests {
         let painted = Rc::clone(&painted).reduce(Action::Edit(Edit::SetPartitions { topic: 0, partitions: 6_000 }));
         assert!(painted.pending());
         assert_eq!(*releases.borrow(), 0);
+    }
+
+    /// The last request the workers were handed, and the version of its job.
+    fn last_request(sent: &Requests) -> ((Vec<Job>, Vec<Version>), Version) {
+        let request = sent.borrow().last().cloned().unwrap_or_else(|| panic!("no request"));
+        let version = request.0.last().map(|j| j.version).unwrap_or_default();
+        (request, version)
+    }
+
+    /// The same edit made the ordinary way on a page of its own (held, then answered): what a
+    /// draft's adopted answer must equal.
+    fn made_the_ordinary_way(scenario: &Scenario, edit: &Edit) -> Rc<State> {
+        let (painted, sent, _) = holding(scenario.clone());
+        let held = painted.reduce(Action::Edit(edit.clone()));
+        let (request, _) = last_request(&sent);
+        held.reduce(Action::Computed(worker_answer(&request)))
+    }
+
+    /// A count typed is computed ahead, as the edit that applies it would be (its version, its
+    /// job), and renders nothing; its answer renders nothing either. The edit that applies it
+    /// then renders with that answer at once: no request, no hold, and the same scenario, answer
+    /// and settled assignment as the edit made the ordinary way (sticky and cooperative-sticky
+    /// start from the previous assignment).
+    #[test]
+    fn a_drafts_answer_is_adopted_by_the_edit_that_applies_it() {
+        for id in ["sticky-crash-c1", "range-imbalance", "cooperative-upgrade", "consumer-protocol-uniform"] {
+            let scenario = preset(id).scenario.as_ref().clone();
+            let (painted, sent, releases) = holding(scenario.clone());
+            let edit = Edit::SetPartitions { topic: 0, partitions: 9 };
+            let before = sent.borrow().len();
+            let drafted = Rc::clone(&painted).reduce(Action::Draft(Some(edit.clone())));
+            assert!(Rc::ptr_eq(&drafted, &painted), "{id}: a draft renders nothing");
+            assert_eq!(sent.borrow().len(), before + 1, "{id}: the draft's job");
+            let (request, version) = last_request(&sent);
+            assert!(version > painted.version());
+            let still = drafted.reduce(Action::Computed(worker_answer(&request)));
+            assert!(Rc::ptr_eq(&still, &painted), "{id}: its answer renders nothing");
+            let applied = still.reduce(Action::Edit(edit.clone()));
+            assert_eq!(
+                (applied.version(), applied.shown_version, applied.pending()),
+                (version, version, false),
+                "{id}"
+            );
+            assert_eq!(sent.borrow().len(), before + 1, "{id}: nothing more asked");
+            assert_eq!(*releases.borrow(), 0, "{id}: nothing held");
+            let ordinary = made_the_ordinary_way(&scenario, &edit);
+            assert_eq!(*applied.scenario, *ordinary.scenario, "{id}");
+            assert_eq!(applied.shown, ordinary.shown, "{id}");
+            assert_eq!(applied.step.settled, ordinary.step.settled, "{id}");
+            assert_eq!(*applied.scenario, the_old_way(&painted.scenario, std::slice::from_ref(&edit)), "{id}");
+            assert!(applied.can_undo());
+            assert!(Rc::ptr_eq(&applied.reduce(Action::Undo).scenario, &painted.scenario), "{id}: one undo step");
+        }
+    }
+
+    /// The edit applying a draft whose answer is still on its way is held for it, its job sent
+    /// again under the draft's version (the workers computing it do not compute it twice).
+    #[test]
+    fn a_draft_applied_before_its_answer_waits_for_it() {
+        let (painted, sent, releases) = holding(preset("sticky-crash-c1").scenario.as_ref().clone());
+        let edit = Edit::SetPartitions { topic: 0, partitions: 2 };
+        let drafted = Rc::clone(&painted).reduce(Action::Draft(Some(edit.clone())));
+        let (draft_request, version) = last_request(&sent);
+        let held = drafted.reduce(Action::Edit(edit.clone()));
+        assert!(Rc::ptr_eq(&held, &painted), "held for its answer");
+        assert_eq!(*releases.borrow(), 1);
+        let (request, again) = last_request(&sent);
+        assert_eq!((again, &request.0), (version, &draft_request.0), "the same job");
+        let answered = held.reduce(Action::Computed(worker_answer(&draft_request)));
+        assert_eq!((answered.version(), answered.pending()), (version, false));
+        assert_eq!(answered.shown, made_the_ordinary_way(&painted.scenario, &edit).shown);
+    }
+
+    /// A draft then a different edit: the draft's answer is never painted, and the edit gets a
+    /// version of its own, above the draft's, and its own answer. So do a newer draft, and a draft
+    /// dropped (Escape) before the same edit is made.
+    #[test]
+    fn a_draft_not_applied_leaves_nothing_behind() {
+        let scenario = preset("sticky-crash-c1").scenario.as_ref().clone();
+        let (seven, eight) =
+            (Edit::SetPartitions { topic: 0, partitions: 7 }, Edit::SetPartitions { topic: 0, partitions: 8 });
+        for (drafts, edit) in [
+            (vec![Some(seven.clone())], eight.clone()),
+            (vec![Some(seven.clone()), None], seven.clone()),
+            (vec![Some(seven.clone()), Some(eight.clone())], seven.clone()),
+            (vec![Some(seven.clone())], Edit::AddConsumer),
+        ] {
+            let (painted, sent, _) = holding(scenario.clone());
+            let mut state = Rc::clone(&painted);
+            for draft in &drafts {
+                state = state.reduce(Action::Draft(draft.clone()));
+            }
+            let (draft_request, draft_version) = last_request(&sent);
+            let draft_answer = worker_answer(&draft_request);
+            let held = state.reduce(Action::Edit(edit.clone()));
+            assert!(Rc::ptr_eq(&held, &painted), "{drafts:?}: held");
+            let (request, version) = last_request(&sent);
+            assert!(version > draft_version, "{drafts:?}: a version of its own");
+            assert_ne!(request.0, draft_request.0);
+            let still = held.reduce(Action::Computed(draft_answer));
+            assert!(Rc::ptr_eq(&still, &painted), "{drafts:?}: the draft's answer is stale");
+            let answered = still.reduce(Action::Computed(worker_answer(&request)));
+            assert_eq!((answered.version(), answered.pending()), (version, false));
+            let ordinary = made_the_ordinary_way(&scenario, &edit);
+            assert_eq!(*answered.scenario, *ordinary.scenario, "{drafts:?}");
+            assert_eq!(answered.shown, ordinary.shown, "{drafts:?}");
+        }
+    }
+
+    /// What is not computed ahead: a draft the reducer would refuse, a big group's, one made while
+    /// an edit is held or pending. None of them renders anything.
+    #[test]
+    fn only_a_valid_draft_of_a_small_group_on_screen_is_computed_ahead() {
+        let (painted, sent, _) = holding(preset("range-imbalance").scenario.as_ref().clone());
+        let before = sent.borrow().len();
+        let refused = Rc::clone(&painted).reduce(Action::Draft(Some(Edit::SetPartitions { topic: 9, partitions: 3 })));
+        assert!(Rc::ptr_eq(&refused, &painted));
+        let huge = Edit::SetPartitions { topic: 0, partitions: 1_000_000 };
+        let refused = refused.reduce(Action::Draft(Some(huge)));
+        assert!(Rc::ptr_eq(&refused, &painted));
+        assert_eq!(sent.borrow().len(), before, "nothing sent");
+        let held = refused.reduce(Action::Edit(Edit::AddConsumer));
+        let during = Rc::clone(&held).reduce(Action::Draft(Some(Edit::SetPartitions { topic: 0, partitions: 3 })));
+        assert!(Rc::ptr_eq(&during, &painted));
+        assert_eq!(sent.borrow().len(), before + 1, "the edit's job only");
+        let (outbox, sent) = recording();
+        let state = Rc::new(State::new(big(6_000)).with_outbox(outbox.holding(|| true)));
+        let first = worker_answer(&(state.jobs().unwrap_or_default(), state.keep()));
+        let painted = state.reduce(Action::Computed(first));
+        let before = sent.borrow().len();
+        let drafted =
+            Rc::clone(&painted).reduce(Action::Draft(Some(Edit::SetPartitions { topic: 0, partitions: 6_001 })));
+        assert!(Rc::ptr_eq(&drafted, &painted));
+        assert_eq!(sent.borrow().len(), before, "a big group's is not");
+    }
+
+    /// A draft stops the warm-up: its next round is not sent once a draft is computed ahead.
+    #[test]
+    fn a_draft_stops_the_warm_up() {
+        let (outbox, sent) = recording();
+        let outbox = outbox.holding(|| true);
+        let state = Rc::new(State::new(preset("range-imbalance").scenario.as_ref().clone()).with_outbox(outbox));
+        let first = worker_answer(&(state.jobs().unwrap_or_default(), state.keep()));
+        let painted = Rc::clone(&state).reduce(Action::Computed(first));
+        let (warm_up, round) = last_request(&sent);
+        assert_eq!(warm_up_round(round), Some(0));
+        let drafted = painted.reduce(Action::Draft(Some(Edit::SetPartitions { topic: 0, partitions: 4 })));
+        let count = sent.borrow().len();
+        drafted.reduce(Action::Computed(worker_answer(&warm_up)));
+        assert_eq!(sent.borrow().len(), count, "no next round");
     }
 }

@@ -312,6 +312,8 @@ impl<Shown: PartialEq> ListProps<Shown> {
 fn TopicList(props: &ListProps<TopicsIn>) -> Html {
     rendered("TopicsEditor");
     let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
+    // A count typed, computed ahead (`state::Action::Draft`).
+    let draft = use_callback(props.dispatcher.clone(), |edit, dispatcher| dispatcher.dispatch(Action::Draft(edit)));
     let keys = use_mut_ref(RowKeys::default);
     let removal = use_mut_ref(Removal::default);
     let remove = use_remove(&edit, &keys, &removal, |topic| Edit::RemoveTopic { topic });
@@ -329,7 +331,7 @@ fn TopicList(props: &ListProps<TopicsIn>) -> Html {
         let refused = props.refused_at(index);
         html! {
             <TopicRow key={row} {row} {index} topic={TopicOf(Rc::clone(&scenario), index)} {refused}
-                edit={edit.clone()} refuse={refuse.clone()} remove={remove.clone()} />
+                edit={edit.clone()} draft={draft.clone()} refuse={refuse.clone()} remove={remove.clone()} />
         }
     });
     html! {
@@ -357,6 +359,7 @@ struct TopicRowProps {
     topic: TopicOf,
     refused: Refused,
     edit: Callback<Edit>,
+    draft: Callback<Option<Edit>>,
     refuse: Callback<(Field, String)>,
     remove: Callback<usize>,
 }
@@ -367,6 +370,9 @@ fn TopicRow(props: &TopicRowProps) -> Html {
     let i = props.index;
     let rename = use_edit(i, &props.edit, |topic, name| Edit::RenameTopic { topic, name });
     let set_partitions = use_edit(i, &props.edit, |topic, partitions| Edit::SetPartitions { topic, partitions });
+    let draft_partitions = use_callback((i, props.draft.clone()), |partitions: Option<u32>, (topic, draft)| {
+        draft.emit(partitions.map(|partitions| Edit::SetPartitions { topic: *topic, partitions }))
+    });
     let set_factor = use_edit(i, &props.edit, |topic, text: String| Edit::SetReplicationFactor {
         topic,
         factor: text.trim().parse().unwrap_or(0),
@@ -394,7 +400,7 @@ fn TopicRow(props: &TopicRowProps) -> Html {
                 <TextField label={format!("Name of topic {}", i + 1)} compact=true value={topic.name.clone()} field={Field::TopicName(i)}
                     error={error(Field::TopicName(i))} on_input={rename} on_refuse={refuse.clone()} /></td>
             <td><CountField label={format!("Partitions of {}", topic.name)} value={topic.partitions} field={Field::Partitions(i)}
-                error={error(Field::Partitions(i))} on_set={set_partitions} on_refuse={refuse.clone()} /></td>
+                error={error(Field::Partitions(i))} on_set={set_partitions} on_draft={draft_partitions} on_refuse={refuse.clone()} /></td>
             <td class="replicas">
                 <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–"
                     field={Field::ReplicationFactor(i)} error={error(Field::ReplicationFactor(i))} on_input={set_factor} on_refuse={refuse.clone()} />

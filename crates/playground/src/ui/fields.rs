@@ -10,7 +10,9 @@
 //! A number is applied only whole: each keystroke is checked at once (by its digits, before it is
 //! parsed), but applied only when the typing pauses, on Enter or on leaving the field, so that the
 //! numbers typed on the way (`100000` on the way to `1000000000`) never reach the model, the link
-//! or the saved work, nor cost a rebalance.
+//! or the saved work, nor cost a rebalance. What is typed on the way is a *draft* (`on_draft`):
+//! the page computes its edit ahead, so that the key that applies it finds the answer there
+//! (`state::Action::Draft`); Escape drops it and shows the committed value again.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -56,6 +58,10 @@ pub struct TextFieldProps {
     /// For a number: why a draft is refused, if it is (by default, a whole number up to 32,767).
     #[prop_or_default]
     pub check: Option<Callback<String, Option<String>>>,
+    /// For a number: each draft that passes `check` as it is typed, then `None` once it is
+    /// refused or dropped (Escape). Not for the draft applied: that is `on_input`'s.
+    #[prop_or_default]
+    pub on_draft: Option<Callback<Option<String>>>,
 }
 
 /// Kafka's counts that are not partitions (a replication factor) are int16s.
@@ -97,8 +103,9 @@ pub fn TextField(props: &TextFieldProps) -> Html {
         let (pending, timer, on_input) = (pending.clone(), timer.clone(), props.on_input.clone());
         Rc::new(move || apply_pending(&pending, &timer, &on_input))
     };
+    let on_draft = props.on_draft.clone().unwrap_or_default();
     let oninput = {
-        let (draft, on_input, field) = (draft.clone(), props.on_input.clone(), props.field);
+        let (draft, on_input, field, on_draft) = (draft.clone(), props.on_input.clone(), props.field, on_draft.clone());
         let (pending, timer, apply_now, on_refuse) =
             (pending.clone(), timer.clone(), Rc::clone(&apply_now), props.on_refuse.clone());
         let check = props.check.clone().unwrap_or_else(|| Callback::from(whole_number_problem));
@@ -116,8 +123,10 @@ pub fn TextField(props: &TextFieldProps) -> Html {
                 return on_input.emit(value);
             }
             if let Some(message) = check.emit(value.clone()) {
+                on_draft.emit(None);
                 return refuse(message);
             }
+            on_draft.emit(Some(value.clone()));
             *pending.borrow_mut() = Some(value);
             let apply_now = Rc::clone(&apply_now);
             *timer.borrow_mut() = Some(Timeout::new(SETTLE_MS, move || apply_now()));
@@ -127,11 +136,19 @@ pub fn TextField(props: &TextFieldProps) -> Html {
         let apply_now = Rc::clone(&apply_now);
         Callback::from(move |_: Event| apply_now())
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" {
-            apply_now();
-        }
-    });
+    let onkeydown = {
+        let (draft, value, pending, timer) = (draft.clone(), props.value.clone(), pending.clone(), timer.clone());
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Enter" => apply_now(),
+            // The number typed is dropped: the field shows the committed value again.
+            "Escape" if pending.borrow_mut().take().is_some() => {
+                timer.borrow_mut().take();
+                draft.set(value.to_string());
+                on_draft.emit(None);
+            }
+            _ => {}
+        })
+    };
     html! {
         <label class={classes!("field", props.compact.then_some("compact"), props.caption.is_some().then_some("captioned"))}>
             <span class="label">{ props.label.clone() }</span>
@@ -165,6 +182,9 @@ pub struct CountFieldProps {
     pub error: Option<AttrValue>,
     pub on_set: Callback<u32>,
     pub on_refuse: Callback<(Field, String)>,
+    /// Each count typed on the way, before it is applied (`TextField`'s `on_draft`).
+    #[prop_or_default]
+    pub on_draft: Option<Callback<Option<u32>>>,
 }
 
 /// A partition count: typed (checked at each keystroke, applied whole) or stepped with − and +.
@@ -177,6 +197,11 @@ pub fn CountField(props: &CountFieldProps) -> Html {
         }
     });
     let check = use_callback((), |text: String, ()| validate::parse_partition_count(&text).err());
+    let on_draft = use_callback(props.on_draft.clone(), |text: Option<String>, on_draft| {
+        if let Some(on_draft) = on_draft {
+            on_draft.emit(text.and_then(|t| validate::parse_partition_count(&t).ok().flatten()));
+        }
+    });
     let step = use_callback((props.on_set.clone(), props.value), |delta: i64, (on_set, value)| {
         if let Ok(n) = u32::try_from(i64::from(*value) + delta) {
             on_set.emit(n);
@@ -186,7 +211,7 @@ pub fn CountField(props: &CountFieldProps) -> Html {
     html! {
         <span class="count-field">
             <TextField label={props.label.clone()} value={props.value.to_string()} field={props.field} error={props.error.clone()}
-                {on_input} on_refuse={props.on_refuse.clone()} {check} kind="number" compact=true />
+                {on_input} on_refuse={props.on_refuse.clone()} {check} {on_draft} kind="number" compact=true />
             <button type="button" class="step" aria-label={format!("{} minus one", props.label)} onclick={minus}>{ "−" }</button>
             <button type="button" class="step" aria-label={format!("{} plus one", props.label)} onclick={plus}>{ "+" }</button>
         </span>

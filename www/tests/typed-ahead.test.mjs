@@ -1,0 +1,189 @@
+// A count typed is computed ahead (issue 9; state::Action::Draft): while a person types digits into
+// a partition count, the page hands the draft's edit to the workers, and the Enter that applies it
+// renders the edit with that answer in the key's own task, asking the workers for nothing more; the
+// answer is kap batch's. A draft dropped with Escape, or followed by another edit, leaves nothing
+// behind: its answer is never painted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { panels, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
+import { Group } from './group.mjs';
+import { link } from './kap.mjs';
+
+const env = useBrowser();
+
+/** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
+function startingGroup() {
+  const members = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? ['t0'] : ['t0', 't1', 't2'] }));
+  return new Group({ t0: 12, t1: 12, t2: 12 }, members);
+}
+
+/**
+ * In the page, from its start: the versions of the Compute requests to the lead worker (read from
+ * the request's text: a u64 does not survive JSON.parse) and of its answers (postcard bytes: variant
+ * 1, then the version as a varint), in order.
+ */
+const recordMessages = (page) =>
+  page.addInitScript(() => {
+    window.__computes = [];
+    window.__answers = [];
+    let workers = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (this.__index === 0 && typeof message === 'string' && message.startsWith('{"Compute"')) {
+        const jobs = message.slice(0, message.indexOf('"keep"'));
+        window.__computes.push([...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]).at(-1));
+      }
+      return post.call(this, message, ...rest);
+    };
+    const listen = Worker.prototype.addEventListener;
+    Worker.prototype.addEventListener = function (type, ...rest) {
+      if (type === 'message' && this.__index === undefined) {
+        this.__index = workers++;
+        listen.call(this, 'message', (e) => {
+          if (this.__index !== 0 || e.data[0] !== 1) return;
+          let version = 0n;
+          for (let i = 1, shift = 0n; i < e.data.length; i++, shift += 7n) {
+            version |= BigInt(e.data[i] & 0x7f) << shift;
+            if (e.data[i] < 0x80) break;
+          }
+          window.__answers.push(String(version));
+        });
+      }
+      return listen.call(this, type, ...rest);
+    };
+  });
+
+/** The starting group opened, its first answer shown and the warm-up done. */
+async function open() {
+  const group = startingGroup();
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await recordMessages(page);
+  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
+  await resultsShown(page);
+  const shown = group.expected(null);
+  await waitForPanels(page, shown);
+  await page.waitForTimeout(500);
+  return { group, page, errors, shown };
+}
+
+/** Focuses topic `topic`'s partition count with its text selected, as a click into it and a select. */
+const focusCount = (page, topic) =>
+  page.evaluate((label) => {
+    const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
+    const input = field.querySelector('input');
+    input.focus();
+    input.select();
+  }, `Partitions of ${topic}`);
+
+/** The results region's version on screen, the version its answer is of, and whether it is busy. */
+const results = (page) =>
+  page.$eval('.results', (r) => ({ version: r.dataset.version, shown: r.dataset.shown, busy: r.getAttribute('aria-busy') }));
+
+/** Waits until the lead worker has answered `count` versions in all. */
+const answered = (page, count) => page.waitForFunction((n) => window.__answers.length >= n, count, { timeout: 10_000 });
+
+test('digits typed are computed ahead; Enter renders their answer in its own task, asking for nothing more; it is kap batch\'s', async () => {
+  const { group, page, errors } = await open();
+  let shown = group.expected(null);
+  for (const [topic, digits] of [['t0', '15'], ['t1', '7'], ['t0', '9']]) {
+    const before = await results(page);
+    const answers = await page.evaluate(() => window.__answers.length);
+    await focusCount(page, topic);
+    await page.keyboard.type(digits);
+    // Each digit a draft, each computed (a newer one replaces one still waiting): the last is answered.
+    await answered(page, answers + 1);
+    const draft = await page.evaluate(() => window.__computes.at(-1));
+    await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+    assert.deepEqual(await results(page), before, 'typing renders nothing');
+    const computes = await page.evaluate(() => window.__computes.length);
+    // As Enter's keydown reaches the page: the results region in the next animation frame, before its paint.
+    await page.evaluate(() => {
+      window.__atNextFrame = new Promise((resolve) => {
+        const onKey = (e) => {
+          if (e.key !== 'Enter') return;
+          document.removeEventListener('keydown', onKey, { capture: true });
+          requestAnimationFrame(() => {
+            const r = document.querySelector('.results');
+            resolve({ version: r.dataset.version, shown: r.dataset.shown, busy: r.getAttribute('aria-busy') });
+          });
+        };
+        document.addEventListener('keydown', onKey, { capture: true });
+      });
+    });
+    await page.keyboard.press('Enter');
+    const atNextFrame = await page.evaluate(() => window.__atNextFrame);
+    assert.deepEqual(atNextFrame, { version: draft, shown: draft, busy: 'false' }, `${topic} = ${digits}: the draft's answer, in the frame after Enter`);
+    assert.equal(await page.evaluate(() => window.__computes.length), computes, 'nothing more asked of the workers');
+    group.topics[topic] = Number(digits);
+    shown = group.expected(shown);
+    await waitForPanels(page, shown);
+    assert.deepEqual(await panels(page), shown, `${topic} = ${digits}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a draft dropped with Escape leaves nothing behind; the same count typed again is its own version, kap batch\'s', async () => {
+  const { group, page, errors, shown } = await open();
+  const before = await results(page);
+  await focusCount(page, 't2');
+  await page.keyboard.type('5');
+  const draft = await page.evaluate(() => window.__computes.at(-1));
+  await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  assert.equal(await page.$eval('label.field:has(input:focus) input', (i) => i.value), '12', 'the committed count again');
+  await page.waitForTimeout(800); // longer than fields::SETTLE_MS: nothing is applied
+  assert.deepEqual(await results(page), before, 'nothing rendered');
+  assert.deepEqual(await panels(page), shown);
+
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter');
+  await resultsShown(page);
+  const after = await results(page);
+  assert.ok(BigInt(after.version) > BigInt(draft), `a version above the dropped draft's (${draft}): ${after.version}`);
+  group.topics.t2 = 5;
+  const expected = group.expected(shown);
+  await waitForPanels(page, expected);
+  assert.deepEqual(await panels(page), expected);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a draft followed by a different edit, or by a newer draft, is never painted', async () => {
+  const { group, page, errors } = await open();
+  let shown = group.expected(null);
+  // t0's draft, then t1 stepped with its + button (clicked from script: the focus stays in t0).
+  await focusCount(page, 't0');
+  await page.keyboard.type('3');
+  const draft = await page.evaluate(() => window.__computes.at(-1));
+  await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+  await page.evaluate(() => document.querySelector('button[aria-label="Partitions of t1 plus one"]').click());
+  await resultsShown(page);
+  const stepped = await results(page);
+  assert.ok(BigInt(stepped.version) > BigInt(draft), `t1's edit has a version of its own: ${stepped.version} after ${draft}`);
+  group.topics.t1 = 13;
+  shown = group.expected(shown);
+  await waitForPanels(page, shown);
+  assert.deepEqual(await panels(page), shown, 't1 stepped, t0 as it was');
+  await page.keyboard.press('Escape');
+
+  // A draft, then a newer one in the same field: Enter applies the newer.
+  await focusCount(page, 't0');
+  await page.keyboard.type('3');
+  const older = await page.evaluate(() => window.__computes.at(-1));
+  await page.waitForFunction((v) => window.__answers.includes(v), older, { timeout: 10_000 });
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('4');
+  await page.keyboard.press('Enter');
+  await resultsShown(page);
+  assert.ok(BigInt((await results(page)).version) > BigInt(older));
+  group.topics.t0 = 4;
+  shown = group.expected(shown);
+  await waitForPanels(page, shown);
+  assert.deepEqual(await panels(page), shown, 't0 = 4, not 3');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
