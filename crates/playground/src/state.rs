@@ -1249,10 +1249,12 @@ mod tests {
     /// start from the previous assignment).
     #[test]
     fn a_drafts_answer_is_adopted_by_the_edit_that_applies_it() {
-        for id in ["sticky-crash-c1", "range-imbalance", "cooperative-upgrade", "consumer-protocol-uniform"] {
+        let presets = ["sticky-crash-c1", "range-imbalance", "cooperative-upgrade", "consumer-protocol-uniform"];
+        let edits =
+            [Edit::SetPartitions { topic: 0, partitions: 9 }, Edit::SetReplicationFactor { topic: 0, factor: 2 }];
+        for (id, edit) in presets.iter().flat_map(|id| edits.iter().map(move |edit| (*id, edit.clone()))) {
             let scenario = preset(id).scenario.as_ref().clone();
             let (painted, sent, releases) = holding(scenario.clone());
-            let edit = Edit::SetPartitions { topic: 0, partitions: 9 };
             let before = sent.borrow().len();
             let drafted = Rc::clone(&painted).reduce(Action::Draft(Some(edit.clone())));
             assert!(Rc::ptr_eq(&drafted, &painted), "{id}: a draft renders nothing");

@@ -373,6 +373,12 @@ fn TopicRow(props: &TopicRowProps) -> Html {
     let draft_partitions = use_callback((i, props.draft.clone()), |partitions: Option<u32>, (topic, draft)| {
         draft.emit(partitions.map(|partitions| Edit::SetPartitions { topic: *topic, partitions }))
     });
+    // As `set_factor` will apply it.
+    let draft_factor = use_callback((i, props.draft.clone()), |text: Option<String>, (topic, draft)| {
+        draft.emit(
+            text.map(|text| Edit::SetReplicationFactor { topic: *topic, factor: text.trim().parse().unwrap_or(0) }),
+        )
+    });
     let set_factor = use_edit(i, &props.edit, |topic, text: String| Edit::SetReplicationFactor {
         topic,
         factor: text.trim().parse().unwrap_or(0),
@@ -403,7 +409,7 @@ fn TopicRow(props: &TopicRowProps) -> Html {
                 error={error(Field::Partitions(i))} on_set={set_partitions} on_draft={draft_partitions} on_refuse={refuse.clone()} /></td>
             <td class="replicas">
                 <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–"
-                    field={Field::ReplicationFactor(i)} error={error(Field::ReplicationFactor(i))} on_input={set_factor} on_refuse={refuse.clone()} />
+                    field={Field::ReplicationFactor(i)} error={error(Field::ReplicationFactor(i))} on_input={set_factor} on_draft={draft_factor} on_refuse={refuse.clone()} />
                 <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="no racks (- for a broker without one)"
                     field={Field::ReplicaRacks(i)} error={error(Field::ReplicaRacks(i))} on_input={set_racks} on_refuse={refuse.clone()} />
             </td>
