@@ -187,3 +187,32 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('typing a count renders nothing but its field, its draft\'s answer nothing at all (render counts of a debug build)', async (t) => {
+  const { page, errors } = await open();
+  const counts = () =>
+    page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));
+  if (Object.keys(await counts()).length === 0) {
+    t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
+    await page.close();
+    return;
+  }
+  const before = await counts();
+  await focusCount(page, 't0');
+  await page.keyboard.type('15');
+  const draft = await page.evaluate(() => window.__computes.at(-1));
+  await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const after = await counts();
+  const changed = Object.fromEntries(
+    Object.keys(after)
+      .map((k) => [k.replace(/^renders/, ''), Number(after[k]) - Number(before[k] ?? 0)])
+      .filter(([, n]) => n > 0),
+  );
+  t.diagnostic(`typing two digits: ${JSON.stringify(changed)}`);
+  assert.deepEqual(Object.keys(changed), ['Textfield'], JSON.stringify(changed));
+  assert.equal(changed.Textfield, 2, 'the field, once a digit');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
