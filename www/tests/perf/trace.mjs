@@ -85,7 +85,7 @@ async function edits(page) {
     const n = Math.floor(i / 2) % 2 ? SHAPE[1] : SHAPE[1] - 1;
     if (TYPED) {
       // `edit:start` at the Enter's timeStamp, `edit:painted` after the answer's frame (typing.mjs).
-      paints.push((await typeWithKeyboard(page, i % 2 ? 't1' : 't0', n)).paint);
+      paints.push((await typeWithKeyboard(page, i % 2 ? 't1' : 't0', n))?.paint ?? NaN);
       await page.waitForTimeout(100);
       continue;
     }

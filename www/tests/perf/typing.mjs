@@ -76,8 +76,13 @@ const arm = (page, keyFrame) =>
  * keys reach the page): the field focused and its text selected, as after a click into it; each
  * digit a key (an `input` the field holds until Enter, or a pause of `fields::SETTLE_MS`); then
  * Enter, which applies it, pressed at a random moment within a frame (a 0–17 ms pause, plus however
- * long the key takes to arrive). Returns `arm`'s timing, one frame after the paint.
+ * long the key takes to arrive). Returns `arm`'s timing, one frame after the paint, or null when
+ * no answer came within `MISSED_MS` of Enter: on a machine loaded enough that the field's pause
+ * ran out between two keys, the count was applied before Enter, which then makes no new version.
  */
+/** How long a typed edit's answer is waited for before the edit counts as missed. */
+export const MISSED_MS = 10_000;
+
 export async function typeCount(page, topic, n, keyFrame = false) {
   await page.evaluate((label) => {
     const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
@@ -89,7 +94,8 @@ export async function typeCount(page, topic, n, keyFrame = false) {
   await arm(page, keyFrame);
   await page.waitForTimeout(Math.random() * 17);
   await page.keyboard.press('Enter');
-  const timing = await page.evaluate(() => window.__typed);
+  const missed = new Promise((resolve) => setTimeout(() => resolve(null), MISSED_MS));
+  const timing = await Promise.race([page.evaluate(() => window.__typed), missed]);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   return timing;
 }

@@ -142,6 +142,8 @@ pub fn TextField(props: &TextFieldProps) -> Html {
             "Enter" => apply_now(),
             // The number typed is dropped: the field shows the committed value again.
             "Escape" if pending.borrow_mut().take().is_some() => {
+                // Ours: a dialog around the field stays open (`dialog.rs` leaves a used Escape).
+                e.prevent_default();
                 timer.borrow_mut().take();
                 draft.set(value.to_string());
                 on_draft.emit(None);
