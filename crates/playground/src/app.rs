@@ -140,11 +140,18 @@ impl Courier {
     }
 }
 
+/// What the page opens on: the link in the address, read before the app starts (`main.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Properties)]
+pub struct Opened {
+    /// What `browser::read_link` read of the fragment; `None` without one.
+    pub link: Option<Rc<Result<scenario::Scenario, scenario::link::LinkError>>>,
+}
+
 #[function_component]
-pub fn App() -> Html {
+pub fn App(opened: &Opened) -> Html {
     let embed = use_memo((), |_| browser::is_embed());
     // The link, the saved work or a preset; what the page says about the saved work.
-    let first = use_memo((), |_| crate::ui::saved::opening(browser::is_embed()));
+    let first = use_memo((), |_| crate::ui::saved::opening(browser::is_embed(), opened.link.as_deref()));
     // The compute worker, once started, for the reducer to hand each new version to.
     let courier = use_mut_ref(Courier::default);
     let store = use_reducer({
@@ -321,25 +328,33 @@ pub fn App() -> Html {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "hashchange", move |_| {
                     let fragment = browser::fragment();
-                    let current = Rc::clone(&latest.borrow());
-                    if fragment.is_empty() || writer.wrote(&current, &fragment) {
+                    if fragment.is_empty() || writer.wrote(&latest.borrow(), &fragment) {
                         return;
                     }
-                    match scenario::link::decode(&fragment) {
-                        Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => {
-                            // The work it replaces is kept, and offered back.
-                            let previous = Rc::new(keeper.current(&current));
-                            let opened = saved::title_of(&scenario);
-                            keeper.begin(Origin::Link);
-                            store.dispatch(Action::Load(scenario));
-                            store.dispatch(Action::Banner(None));
-                            keeper.status.dispatch(StatusAction::Previous(Some((previous, opened))));
+                    let (store, keeper, latest) = (store.clone(), keeper.clone(), Rc::clone(&latest));
+                    yew::platform::spawn_local(async move {
+                        let read = browser::read_link(&fragment).await;
+                        // A newer link was pasted while this one was read: that one opens.
+                        if browser::fragment() != fragment {
+                            return;
                         }
-                        Ok(_) => store.dispatch(Action::Banner(Some(
-                            "This link's scenario cannot run; your work is unchanged.".into(),
-                        ))),
-                        Err(e) => store.dispatch(Action::Banner(Some(format!("{e}. Your work is unchanged.")))),
-                    }
+                        let current = Rc::clone(&latest.borrow());
+                        match read {
+                            Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => {
+                                // The work it replaces is kept, and offered back.
+                                let previous = Rc::new(keeper.current(&current));
+                                let opened = saved::title_of(&scenario);
+                                keeper.begin(Origin::Link);
+                                store.dispatch(Action::Load(scenario));
+                                store.dispatch(Action::Banner(None));
+                                keeper.status.dispatch(StatusAction::Previous(Some((previous, opened))));
+                            }
+                            Ok(_) => store.dispatch(Action::Banner(Some(
+                                "This link's scenario cannot run; your work is unchanged.".into(),
+                            ))),
+                            Err(e) => store.dispatch(Action::Banner(Some(format!("{e}. Your work is unchanged.")))),
+                        }
+                    });
                 })
             });
             move || drop(listener)

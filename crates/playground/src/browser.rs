@@ -547,6 +547,61 @@ pub fn fragment() -> String {
     window().and_then(|w| w.location().hash().ok()).map(|h| h.trim_start_matches('#').to_string()).unwrap_or_default()
 }
 
+/// The scenario a link's fragment holds: [`scenario::link::decode`]'s steps and refusals, with the
+/// browser's own inflater (`DecompressionStream`) in the middle, so that the page's download holds
+/// none (issue 9: miniz_oxide and its tables were 8.6 KB of the page's gzip). A few microtasks
+/// later than reading it in place; never a worker's wait.
+pub async fn read_link(fragment: &str) -> Result<Scenario, scenario::link::LinkError> {
+    let deflated = scenario::link::deflated(fragment)?;
+    let json = inflate(&deflated.bytes).await?;
+    scenario::link::read(deflated.version, &json)
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The browser's inflater (web-sys has it only behind `web_sys_unstable_apis`).
+    type DecompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &DecompressionStream) -> web_sys::ReadableStream;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
+}
+
+/// Raw deflate inflated by the browser, read chunk by chunk and stopped past
+/// [`scenario::link::MAX_INFLATED`], as [`scenario::link::inflate`] stops.
+async fn inflate(deflated: &[u8]) -> Result<Vec<u8>, scenario::link::LinkError> {
+    use scenario::link::{LinkError, MAX_INFLATED};
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::js_sys::{Array, Uint8Array};
+    use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
+
+    let damaged = |error: JsValue| {
+        let message = web_sys::js_sys::Reflect::get(&error, &JsValue::from_str("message")).ok();
+        LinkError::Damaged(message.and_then(|m| m.as_string()).unwrap_or_else(|| "it does not inflate".into()))
+    };
+    let input = web_sys::Blob::new_with_u8_array_sequence(&Array::of1(&Uint8Array::from(deflated))).map_err(damaged)?;
+    let inflater = DecompressionStream::new("deflate-raw").map_err(damaged)?;
+    let pair = web_sys::ReadableWritablePair::new(&inflater.readable(), &inflater.writable());
+    let reader: ReadableStreamDefaultReader = input.stream().pipe_through(&pair).get_reader().unchecked_into();
+    let mut json = Vec::new();
+    loop {
+        let chunk: ReadableStreamReadResult = JsFuture::from(reader.read()).await.map_err(damaged)?.unchecked_into();
+        if chunk.get_done().unwrap_or(true) {
+            return Ok(json);
+        }
+        let bytes = Uint8Array::new(&chunk.get_value());
+        let at = json.len();
+        if at + bytes.length() as usize > MAX_INFLATED {
+            let _ = reader.cancel();
+            return Err(LinkError::TooLarge);
+        }
+        json.resize(at + bytes.length() as usize, 0);
+        bytes.copy_to(&mut json[at..]);
+    }
+}
+
 /// Whether the page was opened as an embed (`?embed`).
 pub fn is_embed() -> bool {
     window()

@@ -14,10 +14,27 @@ mod ui;
 use playground::computed;
 
 fn main() {
+    let fragment = browser::fragment();
+    if fragment.is_empty() {
+        start(app::Opened::default());
+        return;
+    }
+    // A link is inflated by the browser (`browser::read_link`), a few microtasks away: the page
+    // says what it is doing meanwhile, and the app's first render replaces it.
+    if let Some(root) = gloo::utils::document().get_element_by_id("page") {
+        root.set_text_content(Some("Opening the link…"));
+    }
+    yew::platform::spawn_local(async move {
+        let link = browser::read_link(&fragment).await;
+        start(app::Opened { link: Some(std::rc::Rc::new(link)) });
+    });
+}
+
+fn start(opened: app::Opened) {
     // Into its own element: a render into <body> would first clear index.html's sample of the
     // results' type faces (see there), which is to stay laid out beside the page.
     match gloo::utils::document().get_element_by_id("page") {
-        Some(root) => yew::Renderer::<app::App>::with_root(root).render(),
-        None => yew::Renderer::<app::App>::new().render(),
+        Some(root) => yew::Renderer::<app::App>::with_root_and_props(root, opened).render(),
+        None => yew::Renderer::<app::App>::with_props(opened).render(),
     };
 }

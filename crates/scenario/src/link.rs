@@ -111,8 +111,27 @@ pub fn encode_in(scenario: &Scenario, form: crate::Form) -> String {
     format!("v{}.{}", written.version().max(1), URL_SAFE_NO_PAD.encode(deflated))
 }
 
-/// The scenario a fragment holds (with or without its leading `#`).
+/// The scenario a fragment holds (with or without its leading `#`): [`deflated`], [`inflate`] and
+/// [`read`] in turn. The page runs the same steps with the browser's own inflater in the middle
+/// (`DecompressionStream`, held to [`MAX_INFLATED`] as [`inflate`] is), so that its download holds
+/// no inflater (issue 9).
 pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
+    let deflated = deflated(fragment)?;
+    read(deflated.version, &inflate(&deflated.bytes)?)
+}
+
+/// A fragment's payload, still deflated, and the format its prefix says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deflated {
+    /// The format version of the `v<format>.` prefix.
+    pub version: u32,
+    /// The raw-deflated scenario file.
+    pub bytes: Vec<u8>,
+}
+
+/// The first step of [`decode`]: the prefix checked (a link of this version, within
+/// [`MAX_FRAGMENT`]) and the base64 read.
+pub fn deflated(fragment: &str) -> Result<Deflated, LinkError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let (version, payload) = split_version(fragment).ok_or(LinkError::NotALink)?;
     if version > VERSION {
@@ -124,15 +143,22 @@ pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
     if payload.len() > MAX_FRAGMENT {
         return Err(LinkError::TooLarge);
     }
-    let deflated =
-        URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|e| LinkError::Damaged(e.to_string()))?;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_INFLATED).map_err(|e| match e.status {
-            // The stream goes on past the limit: a valid stream, too large to open.
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-            status => LinkError::Damaged(format!("{status:?}").to_lowercase()),
-        })?;
-    let text = std::str::from_utf8(&json).map_err(|e| LinkError::Damaged(e.to_string()))?;
+    let bytes = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).map_err(|e| LinkError::Damaged(e.to_string()))?;
+    Ok(Deflated { version, bytes })
+}
+
+/// The second step of [`decode`]: the scenario file inflated, stopping at [`MAX_INFLATED`].
+pub fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
+    miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_INFLATED).map_err(|e| match e.status {
+        // The stream goes on past the limit: a valid stream, too large to open.
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
+        status => LinkError::Damaged(format!("{status:?}").to_lowercase()),
+    })
+}
+
+/// The last step of [`decode`]: the inflated file read as a scenario of the link's `version`.
+pub fn read(version: u32, json: &[u8]) -> Result<Scenario, LinkError> {
+    let text = std::str::from_utf8(json).map_err(|e| LinkError::Damaged(e.to_string()))?;
     let scenario = crate::parse_scenario(text).map_err(LinkError::Invalid)?;
     if scenario.version != version {
         return Err(LinkError::MixedVersions { link: version, scenario: scenario.version });

@@ -156,20 +156,17 @@ impl Keeper {
     }
 }
 
-/// Opens a tab on the link in the address, the saved work, or the first preset; an embed reads no
-/// storage. Also returns why the link did not open, if it did not.
-pub fn opening(embed: bool) -> (Opening, Option<String>) {
-    let fragment = browser::fragment();
-    let (link, problem) = if fragment.is_empty() {
-        (None, None)
-    } else {
-        match scenario::link::decode(&fragment) {
-            Ok(scenario) => match scenario::validate::errors(&scenario).first() {
-                None => (Some(scenario), None),
-                Some(why) => (None, Some(format!("This link's scenario cannot run: {why}"))),
-            },
-            Err(e) => (None, Some(e.to_string())),
-        }
+/// Opens a tab on the link in the address (`link`: what [`browser::read_link`] read of it, `None`
+/// without one), the saved work, or the first preset; an embed reads no storage. Also returns why
+/// the link did not open, if it did not.
+pub fn opening(embed: bool, link: Option<&Result<Scenario, scenario::link::LinkError>>) -> (Opening, Option<String>) {
+    let (link, problem) = match link {
+        None => (None, None),
+        Some(Ok(scenario)) => match scenario::validate::errors(scenario).first() {
+            None => (Some(scenario.clone()), None),
+            Some(why) => (None, Some(format!("This link's scenario cannot run: {why}"))),
+        },
+        Some(Err(e)) => (None, Some(e.to_string())),
     };
     let nothing = |_: &str| None;
     let read: &dyn Fn(&str) -> Option<String> = if embed { &nothing } else { &browser::stored };
