@@ -147,13 +147,35 @@ pub fn deflated(fragment: &str) -> Result<Deflated, LinkError> {
     Ok(Deflated { version, bytes })
 }
 
-/// The second step of [`decode`]: the scenario file inflated, stopping at [`MAX_INFLATED`].
+/// The second step of [`decode`]: the scenario file inflated, stopping at [`MAX_INFLATED`]. Bytes
+/// after the end of the deflate stream are refused, as the browser's inflater refuses them (the
+/// page reads links with it): kap and the page open the same links.
 pub fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
-    miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_INFLATED).map_err(|e| match e.status {
-        // The stream goes on past the limit: a valid stream, too large to open.
-        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-        status => LinkError::Damaged(format!("{status:?}").to_lowercase()),
-    })
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+
+    let mut state = Box::<DecompressorOxide>::default();
+    let mut json = vec![0; deflated.len().saturating_mul(2).clamp(64, MAX_INFLATED)];
+    let (mut input, mut written) = (deflated, 0);
+    loop {
+        let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+        let (status, read, wrote) = decompress(&mut state, input, &mut json, written, flags);
+        written += wrote;
+        input = input.get(read..).unwrap_or_default();
+        match status {
+            TINFLStatus::Done if input.is_empty() => {
+                json.truncate(written);
+                return Ok(json);
+            }
+            TINFLStatus::Done => return Err(LinkError::Damaged("bytes follow the end of the compressed data".into())),
+            TINFLStatus::HasMoreOutput if json.len() < MAX_INFLATED => {
+                json.resize(json.len().saturating_mul(2).min(MAX_INFLATED), 0);
+            }
+            // The stream goes on past the limit: a valid stream, too large to open.
+            TINFLStatus::HasMoreOutput => return Err(LinkError::TooLarge),
+            status => return Err(LinkError::Damaged(format!("{status:?}").to_lowercase())),
+        }
+    }
 }
 
 /// The last step of [`decode`]: the inflated file read as a scenario of the link's `version`.
@@ -249,6 +271,12 @@ mod tests {
         assert_eq!(decode("v.abc"), Err(LinkError::NotALink));
         assert_eq!(decode(""), Err(LinkError::NotALink));
         assert!(matches!(decode("v1.!!!"), Err(LinkError::Damaged(_))));
+        // Bytes after the deflate stream's end: refused, as the page's inflater (the browser's) does.
+        let mut deflated = deflated(&encode(&Scenario::default())).unwrap().bytes;
+        assert!(read(1, &inflate(&deflated).unwrap()).is_ok());
+        deflated.extend_from_slice(&[1, 2, 3]);
+        let junk = format!("v1.{}", URL_SAFE_NO_PAD.encode(&deflated));
+        assert_eq!(decode(&junk), Err(LinkError::Damaged("bytes follow the end of the compressed data".into())));
         let unversioned = encode(&Scenario { version: 0, ..Scenario::default() });
         assert_eq!(decode(&unversioned), Err(LinkError::MixedVersions { link: 1, scenario: 0 }));
         let newer = encode(&Scenario { version: 3, ..Scenario::default() });
