@@ -577,12 +577,13 @@ async fn inflate(deflated: &[u8]) -> Result<Vec<u8>, scenario::link::LinkError> 
     use web_sys::js_sys::{Array, Uint8Array};
     use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
 
-    let damaged = |error: JsValue| {
+    let why = |error: JsValue| {
         let message = web_sys::js_sys::Reflect::get(&error, &JsValue::from_str("message")).ok();
-        LinkError::Damaged(message.and_then(|m| m.as_string()).unwrap_or_else(|| "it does not inflate".into()))
+        message.and_then(|m| m.as_string()).unwrap_or_else(|| "it does not inflate".into())
     };
+    let damaged = |error| LinkError::Damaged(why(error));
     let input = web_sys::Blob::new_with_u8_array_sequence(&Array::of1(&Uint8Array::from(deflated))).map_err(damaged)?;
-    let inflater = DecompressionStream::new("deflate-raw").map_err(damaged)?;
+    let inflater = DecompressionStream::new("deflate-raw").map_err(|e| LinkError::NoInflater(why(e)))?;
     let pair = web_sys::ReadableWritablePair::new(&inflater.readable(), &inflater.writable());
     let reader: ReadableStreamDefaultReader = input.stream().pipe_through(&pair).get_reader().unchecked_into();
     let mut json = Vec::new();

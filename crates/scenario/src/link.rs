@@ -62,6 +62,9 @@ pub enum LinkError {
     TooLarge,
     /// Decoded, but not a scenario this version reads.
     Invalid(ReadError),
+    /// This browser has no inflater for links (`DecompressionStream("deflate-raw")`: Chrome 103,
+    /// Firefox 113, Safari 16.4); the page reads links with it.
+    NoInflater(String),
     /// The link's version and its scenario's differ: made by hand or altered.
     MixedVersions {
         /// The version the link's prefix says.
@@ -87,6 +90,10 @@ impl fmt::Display for LinkError {
                 MAX_FRAGMENT >> 20
             ),
             LinkError::Invalid(why) => write!(f, "this link holds a scenario this version cannot read: {why}"),
+            LinkError::NoInflater(why) => write!(
+                f,
+                "this browser cannot open links ({why}); Chrome 103, Firefox 113, Safari 16.4 and later can"
+            ),
             LinkError::MixedVersions { link, scenario } => write!(
                 f,
                 "this link holds a scenario this version cannot read: the link says format {link} but holds format {scenario}"
