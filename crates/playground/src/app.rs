@@ -326,16 +326,19 @@ pub fn App(opened: &Opened) -> Html {
         let (store, keeper, writer) = (store.clone(), keeper.clone(), (*writer).clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
+                let pasted = Rc::new(std::cell::Cell::new(0_u64));
                 EventListener::new(&window, "hashchange", move |_| {
                     let fragment = browser::fragment();
                     if fragment.is_empty() || writer.wrote(&latest.borrow(), &fragment) {
                         return;
                     }
+                    pasted.set(pasted.get() + 1);
+                    let (this, pasted) = (pasted.get(), Rc::clone(&pasted));
                     let (store, keeper, latest) = (store.clone(), keeper.clone(), Rc::clone(&latest));
                     yew::platform::spawn_local(async move {
                         let read = browser::read_link(&fragment).await;
                         // A newer link was pasted while this one was read: that one opens.
-                        if browser::fragment() != fragment {
+                        if pasted.get() != this {
                             return;
                         }
                         let current = Rc::clone(&latest.borrow());
