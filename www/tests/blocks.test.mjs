@@ -159,6 +159,8 @@ function recordWork() {
       elements: document.getElementsByTagName('*').length,
       rows: document.querySelectorAll('li.consumer').length,
       topics: document.querySelectorAll('table.topics tbody[data-row]').length,
+      panels: document.querySelectorAll('section.panel').length,
+      panelRows: document.querySelectorAll('section.panel [data-member]').length,
     });
     for (const [part, selector] of [['consumers', 'section.consumers-editor'], ['protocol', 'section.protocol-editor'], ['configuration', 'section.config']]) {
       if (!(part in window.__firsts) && document.querySelector(selector)) window.__firsts[part] = frame;
@@ -191,7 +193,7 @@ function recordWork() {
   };
 }
 
-test("the opening's frames each render a little: the first rows few, six at most, each part after the rows before it, the workers' first job after the Configuration, the warm-up after the panels", async () => {
+test("the opening's frames each render a little: the first rows few, six at most, each part after the rows before it, the workers' first job after the Configuration, each panel's rows a slice per frame, the warm-up after the panels", async () => {
   // 10 topics (a subscriptions picker per consumer), 60 consumers: the rows take several frames.
   const group = mixedGroup(40, 60);
   const page = await env.browser.newPage();
@@ -207,6 +209,8 @@ test("the opening's frames each render a little: the first rows few, six at most
     elements: now.elements - frames[i][1].elements,
     rows: now.rows - frames[i][1].rows,
     topics: now.topics - frames[i][1].topics,
+    panels: now.panels - frames[i][1].panels,
+    panelRows: now.panelRows - frames[i][1].panelRows,
   }));
   const seen = JSON.stringify(added);
   // Twenty rows in a frame were 560 elements and the opening's longest task; ten are 280, the
@@ -241,5 +245,13 @@ test("the opening's frames each render a little: the first rows few, six at most
   // The warm-up starts once the results region shows every section, not while the panels come.
   assert.ok(firsts.whole > firsts.configuration, JSON.stringify(firsts));
   assert.ok(firsts.warmUp >= firsts.whole, `the warm-up (${firsts.warmUp}) once the region is whole (${firsts.whole})`);
+  // A panel with chips (400 partitions) was one frame of some 770 elements, its 60 rows at once:
+  // each panel comes with its head, figures and first 4 rows, then 4, 8, then 12 a frame, and the
+  // next panel in the frame after the last rows of the one before it (no frame adds both).
+  const panelSlices = added.filter((f) => f.panelRows > 0).map((f) => f.panelRows);
+  const onePanel = [4, 4, 8, 12, 12, 12, 8];
+  assert.deepEqual(panelSlices, [...onePanel, ...onePanel, ...onePanel, ...onePanel], `the panels' rows: ${seen}`);
+  assert.ok(added.filter((f) => f.panels > 0).every((f) => f.panels === 1 && f.panelRows === 4), `a panel a frame, with its first rows alone: ${seen}`);
+  assert.equal(Math.max(...frames.map(([, f]) => f.panelRows)), 240);
   await page.close();
 });

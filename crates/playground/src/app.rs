@@ -585,8 +585,18 @@ fn Results(props: &ResultsProps) -> Html {
     let server_panels = server.map_or(0, |c| c.panels.len());
     let config = usize::from(!props.embed);
     let sections = config + server_panels + strategies.len();
-    let revealed = use_reveal(if props.ready { sections } else { 0 }, 0, 1, Growth::AtOnce);
-    let busy = store.pending() || !props.ready || revealed < sections;
+    // While the region opens, each panel comes in the frame after the last rows of the one before
+    // it (a panel reveals its rows a slice per frame); once it was whole, a section shows with its
+    // answer.
+    let opened_whole = use_mut_ref(|| false);
+    let opening = !*opened_whole.borrow();
+    let panels_in = use_reducer(PanelsIn::default);
+    let on_rows_in = use_callback(panels_in.dispatcher(), |(), panels_in| panels_in.dispatch(()));
+    let allowed = if opening { config + panels_in.0 + 1 } else { sections };
+    let growth = if opening { Growth::Sliced } else { Growth::AtOnce };
+    let revealed = use_reveal(if props.ready { sections.min(allowed) } else { 0 }, 0, 1, growth);
+    let rows_pending = opening && config + panels_in.0 < sections;
+    let busy = store.pending() || !props.ready || revealed < sections || rows_pending;
     {
         let opened = props.ready && revealed >= config;
         use_effect_with((opened, props.on_opened.clone()), |(opened, on_opened)| {
@@ -597,6 +607,9 @@ fn Results(props: &ResultsProps) -> Html {
     }
     {
         let whole = !busy && store.shown_version != 0;
+        if whole {
+            *opened_whole.borrow_mut() = true;
+        }
         use_effect_with((whole, props.on_shown_whole.clone()), |(whole, on_shown_whole)| {
             if *whole {
                 on_shown_whole.emit(());
@@ -610,12 +623,24 @@ fn Results(props: &ResultsProps) -> Html {
             if !props.embed {
                 <GroupSummary shown={shown.clone()} />
             }
-            <ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} />
-            <Panels shown={shown.clone()} {strategies} {diff} explain={!props.embed} limit={panels.saturating_sub(server_panels)} />
+            <ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} on_rows_in={on_rows_in.clone()} />
+            <Panels shown={shown.clone()} {strategies} {diff} explain={!props.embed} limit={panels.saturating_sub(server_panels)} {on_rows_in} />
             if revealed > 0 && !props.embed {
                 <ConfigSection consumers={Consumers(Rc::clone(scenario))} />
             }
         </div>
+    }
+}
+
+/// How many panels have shown all the rows of their first render (each tells once).
+#[derive(Default)]
+struct PanelsIn(usize);
+
+impl Reducible for PanelsIn {
+    type Action = ();
+
+    fn reduce(self: Rc<Self>, (): ()) -> Rc<Self> {
+        Rc::new(PanelsIn(self.0.saturating_add(1)))
     }
 }
 
@@ -721,6 +746,8 @@ struct PanelsProps {
     explain: bool,
     /// How many of the panels are rendered yet (`use_reveal`).
     limit: usize,
+    /// Told when a panel's first rows are all in.
+    on_rows_in: Callback<()>,
 }
 
 #[function_component]
@@ -734,7 +761,8 @@ fn Panels(props: &PanelsProps) -> Html {
                 let digest = shown.panels.iter().find(|d| d.panel == scenario::StrategyId::Classic(strategy))?;
                 Some(html! {
                     <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={details.clone()}
-                        show_diff={props.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())} />
+                        show_diff={props.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())}
+                        on_rows_in={props.on_rows_in.clone()} />
                 })
             }) }
         </div>

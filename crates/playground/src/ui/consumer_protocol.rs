@@ -118,6 +118,8 @@ pub struct ResultsProps {
     pub explain: bool,
     /// How many of the panels are rendered yet: the results region reveals them one per frame.
     pub limit: usize,
+    /// Told when a panel's first rows are all in (`StrategyPanel`).
+    pub on_rows_in: Callback<()>,
 }
 
 #[function_component]
@@ -132,7 +134,8 @@ pub fn ConsumerProtocolResults(props: &ResultsProps) -> Html {
             <div class="panels server-panels">
                 { for consumer.panels.iter().take(props.limit).map(|digest| html! {
                     <StrategyPanel key={digest.panel.name()} digest={Rc::clone(digest)} details={details.clone()}
-                        show_diff={props.diff} explain={props.explain} chosen={digest.panel == consumer.chosen} />
+                        show_diff={props.diff} explain={props.explain} chosen={digest.panel == consumer.chosen}
+                        on_rows_in={props.on_rows_in.clone()} />
                 }) }
             </div>
             if !consumer.migration.is_empty() {

@@ -118,6 +118,8 @@ const ROW_PX: u32 = 44;
 const VIEW_PX: u32 = 440;
 /// Rows rendered above and below the ones in view, so a quick scroll shows no gap.
 const OVERSCAN: usize = 6;
+/// The most rows a big group's list renders at once: the ones in view and the overscan either side.
+pub const ROWS_IN_VIEW: usize = (VIEW_PX / ROW_PX) as usize + 1 + 2 * OVERSCAN;
 
 #[derive(Properties, PartialEq)]
 pub struct BigGroupProps {
@@ -125,6 +127,9 @@ pub struct BigGroupProps {
     pub digest: Rc<PanelDigest>,
     pub style: RowStyle,
     pub details: MemberSource,
+    /// How many of the rows in view are rendered yet (the panel reveals them a slice per frame when it
+    /// first renders).
+    pub rows: usize,
 }
 
 /// A big group's members: the load chart, a search box and the rows in view; a member opened shows
@@ -197,7 +202,8 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
     let total = outcome.members.len();
     let shown = matches.len();
     let first = (*first_row).saturating_sub(OVERSCAN).min(shown);
-    let last = (*first_row + (VIEW_PX / ROW_PX) as usize + 1 + OVERSCAN).min(shown);
+    let last =
+        (*first_row + (VIEW_PX / ROW_PX) as usize + 1 + OVERSCAN).min(shown).min(first.saturating_add(props.rows));
     let height = ROW_PX as usize * shown;
     let opened_member = opened.as_ref().and_then(|id| outcome.members.iter().find(|m| &m.id == id));
     let status =

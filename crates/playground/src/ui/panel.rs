@@ -11,6 +11,11 @@
 //! assignment (revoked partitions carry `data-revoked` instead); an opened member's chips sit under
 //! `data-opened-member`.
 //!
+//! At its first render a panel shows its head, figures and first member rows, then the others a
+//! slice per frame (`ui::reveal`): at 1,000 partitions × 50 consumers a whole panel was one task of
+//! 19–25 ms of the page thread's CPU, twice the opening's other frames (issue 9). Once its rows are
+//! all in, an edit's answer paints it whole.
+//!
 //! What re-renders: the panel takes its digest behind an `Rc`, and each row its own
 //! `Arc<MemberDigest>`, compared by value; an edit re-renders the rows whose figures or chips
 //! changed, nothing else.
@@ -23,7 +28,14 @@ use yew::prelude::*;
 
 use crate::ui::explain::Explain;
 use crate::ui::lanes::Lanes;
-use crate::ui::members::{BigGroup, MemberRow, RowStyle};
+use crate::ui::members::{BigGroup, MemberRow, RowStyle, ROWS_IN_VIEW};
+use crate::ui::reveal::{use_reveal, Growth};
+
+/// Member rows a panel shows in its first frame, with its head and figures; then slices growing by
+/// as many a frame up to [`ROW_SLICE`].
+const FIRST_ROWS: usize = 4;
+/// The most member rows a panel adds in one frame while it opens.
+const ROW_SLICE: usize = 12;
 
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
@@ -38,6 +50,10 @@ pub struct PanelProps {
     /// Whether the coordinator picks this strategy for the group as configured.
     #[prop_or_default]
     pub chosen: bool,
+    /// Told once the member rows of the panel's first render are all in: the results region shows
+    /// the next panel in the frame after.
+    #[prop_or_default]
+    pub on_rows_in: Option<Callback<()>>,
 }
 
 /// Where a big group's opened member gets its partitions: the page asks with a [`MemberRequest`]
@@ -98,6 +114,17 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         use_callback(explaining, |_: MouseEvent, explaining| explaining.set(!**explaining))
     };
     let digest = &props.digest;
+    let row_count = match &digest.outcome {
+        Ok(outcome) if outcome.chips => outcome.members.len(),
+        Ok(outcome) => outcome.members.len().min(ROWS_IN_VIEW),
+        Err(_) => 0,
+    };
+    let rows = use_reveal(row_count, FIRST_ROWS, ROW_SLICE, Growth::Whole);
+    use_effect_with((rows >= row_count, props.on_rows_in.clone()), |(all, on_rows_in)| {
+        if let (true, Some(on_rows_in)) = (all, on_rows_in) {
+            on_rows_in.emit(());
+        }
+    });
     let name = digest.panel.name();
     let (strategy, assignor) = match digest.panel {
         StrategyId::Classic(strategy) => (Some(strategy), None),
@@ -110,7 +137,7 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
             let who = if assignor.is_some() { "Kafka's coordinator" } else { "Kafka's assignor" };
             (None, html! { <p class="error" role="alert">{ format!("{who} cannot assign this group: {message}") }</p> })
         }
-        Ok(outcome) => (Some(badge(outcome)), outcome_view(outcome, props)),
+        Ok(outcome) => (Some(badge(outcome)), outcome_view(outcome, props, rows)),
     };
     let chosen_title = if assignor.is_some() {
         "the group's group.remote.assignor"
@@ -157,7 +184,8 @@ fn badge(outcome: &OutcomeDigest) -> Html {
     }
 }
 
-fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
+/// The panel's body, its first `rows` member rows rendered.
+fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps, rows: usize) -> Html {
     let show_diff = props.show_diff && outcome.moves.had_owners;
     let server = matches!(props.digest.panel, StrategyId::Server(_));
     let style = RowStyle {
@@ -169,13 +197,13 @@ fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps) -> Html {
     let members = if outcome.chips {
         html! {
             <ol class="members">
-                { for outcome.members.iter().map(|m| html! {
+                { for outcome.members.iter().take(rows).map(|m| html! {
                     <MemberRow key={m.id.clone()} member={std::sync::Arc::clone(m)} style={style.clone()} />
                 }) }
             </ol>
         }
     } else {
-        html! { <BigGroup digest={Rc::clone(&props.digest)} {style} details={props.details.clone()} /> }
+        html! { <BigGroup digest={Rc::clone(&props.digest)} {style} details={props.details.clone()} {rows} /> }
     };
     html! {
         <>

@@ -28,7 +28,7 @@ struct Revealed {
     slices: usize,
 }
 
-/// What a list fully shown does when it grows by no more than a slice.
+/// What a list fully shown does when it grows (by no more than a slice, but for [`Growth::Whole`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Growth {
     /// Shows the new items at once (a consumer added, an answer's panels already there).
@@ -36,13 +36,17 @@ pub enum Growth {
     /// Reveals them from the next frame, as any others (the page's parts at the opening: a part
     /// that waited for another's last slice comes in the frame after it, not in the same one).
     Sliced,
+    /// Shows them at once however many: a list sliced at its first render only (a panel's rows at
+    /// the opening; an edit's answer paints whole in one frame).
+    Whole,
 }
 
 /// How many of `total` items to render: `first` when they first appear, then a slice more at each
 /// animation frame until all are, the slices growing by `first` a frame up to `step` (`first`,
 /// `2 × first`, … `step`: the first frames run the items' code for the first time, cold, at two to
 /// three times the cost of the later ones). Once all are shown, a list that grows by up to `step`
-/// shows the new ones as `growth` says; one that grows by more reveals them a slice per frame again.
+/// shows the new ones as `growth` says; one that grows by more reveals them a slice per frame again
+/// (unless `growth` is [`Growth::Whole`]).
 #[hook]
 pub fn use_reveal(total: usize, first: usize, step: usize, growth: Growth) -> usize {
     let state = use_mut_ref(Revealed::default);
@@ -50,7 +54,8 @@ pub fn use_reveal(total: usize, first: usize, step: usize, growth: Growth) -> us
     let shown = {
         let mut revealed = state.borrow_mut();
         let sliced = growth == Growth::Sliced && total > revealed.shown && revealed.shown > 0;
-        if revealed.complete && (sliced || total > revealed.shown.saturating_add(step)) {
+        let again = sliced || (growth != Growth::Whole && total > revealed.shown.saturating_add(step));
+        if revealed.complete && again {
             revealed.complete = false;
             revealed.slices = 0;
         } else if revealed.complete || total <= revealed.shown {
