@@ -23,16 +23,33 @@ const PARTS = {
 };
 
 /**
+ * Before the page runs: numbers the frames in `window.__frame` (0 before the first), counted at
+ * the start of each frame's animation callbacks, so that everything the page does in a frame's
+ * callbacks and in the tasks until the next frame carries that frame's number. (The document
+ * timeline's time cannot name a frame: Chromium's clock also moves in tasks between frames and
+ * never goes back, so a task that runs after a vsync's tick but before its frame shares the
+ * frame's time.)
+ */
+function countFrames() {
+  window.__frame = 0;
+  const tick = () => {
+    window.__frame++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/**
  * Before the page runs: after each batch of changes to the document, what is on it (which parts,
- * how many panels, whether the results region is busy) and the frame it is in (the document
- * timeline's time, the same for every callback of one frame), whenever that changed.
+ * how many panels, whether the results region is busy) and the frame it is in (`countFrames`),
+ * whenever that changed.
  */
 function recordOpening(parts) {
   window.__drawn = [];
   const look = () => {
     const results = document.querySelector('.results');
     const seen = {
-      frame: document.timeline.currentTime,
+      frame: window.__frame,
       parts: Object.keys(parts).filter((part) => document.querySelector(parts[part])),
       panels: document.querySelectorAll('section[data-strategy]').length,
       busy: results?.getAttribute('aria-busy') ?? null,
@@ -56,6 +73,7 @@ function mixedGroup(partitions, consumers) {
 test('the page opens in slices, one per frame, busy until the last, and its panels are what kap batch assigns', async () => {
   const group = mixedGroup(40, 30);
   const page = await env.browser.newPage();
+  await page.addInitScript(countFrames);
   await page.addInitScript(recordOpening, PARTS);
   await page.goto(link(group.scenarioText(), env.url));
   await resultsShown(page);
@@ -70,7 +88,7 @@ test('the page opens in slices, one per frame, busy until the last, and its pane
   assert.ok(!['topics', 'consumers', 'protocol', 'configuration'].some((p) => first.includes(p)), `the header alone: ${first}`);
   const order = ['header', 'topics', 'consumers', 'protocol', 'configuration'].map((part) => [part, firstFrame(part)]);
   for (const [[before, was], [after, is]] of order.slice(0, -1).map((p, i) => [p, order[i + 1]])) {
-    assert.ok(is > was, `${after} (frame at ${is} ms) after ${before} (at ${was} ms): ${JSON.stringify(drawn)}`);
+    assert.ok(is > was, `${after} (frame ${is}) after ${before} (frame ${was}): ${JSON.stringify(drawn)}`);
   }
   assert.equal(firstFrame('events'), firstFrame('protocol'), 'the protocol, weights and events come together');
   // The panels one per frame, after the Configuration.
@@ -143,8 +161,8 @@ test('the Configuration names a few consumers of a long list and counts the othe
 
 /**
  * Before the page runs: each frame's count of elements on the page and of consumer rows (the
- * document timeline's time names the frame, the same for every task until the next frame; a
- * render Yew's scheduler carries over into a task of its own counts with its frame), the frames the
+ * frame as `countFrames` numbers it, the same for every task until the next frame; a render
+ * Yew's scheduler carries over into a task of its own counts with its frame), the frames the
  * editing column's last part and the first Configuration appeared in, the frame of the first
  * job posted to a compute worker, the frame the results region first showed every section with an
  * answer (`whole`) and the frame the warm-up's first round was posted in (its version is
@@ -154,7 +172,7 @@ function recordWork() {
   window.__frames = new Map();
   window.__firsts = {};
   const note = () => {
-    const frame = document.timeline.currentTime;
+    const frame = window.__frame;
     window.__frames.set(frame, {
       elements: document.getElementsByTagName('*').length,
       rows: document.querySelectorAll('li.consumer').length,
@@ -169,7 +187,7 @@ function recordWork() {
   const whole = () => {
     const results = document.querySelector('.results');
     if (!('whole' in window.__firsts) && results?.getAttribute('aria-busy') === 'false' && results.dataset.shown !== '0') {
-      window.__firsts.whole = document.timeline.currentTime;
+      window.__firsts.whole = window.__frame;
     }
   };
   // Elements taken out of the topics table (its head and rows re-created show as taken out).
@@ -184,10 +202,10 @@ function recordWork() {
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message, ...rest) {
     if (!('job' in window.__firsts) && typeof message === 'string' && message.startsWith('{"Compute"')) {
-      window.__firsts.job = document.timeline.currentTime;
+      window.__firsts.job = window.__frame;
     }
     if (!('warmUp' in window.__firsts) && typeof message === 'string' && /"version":1844674407370955161[2-5]\b/.test(message)) {
-      window.__firsts.warmUp = document.timeline.currentTime;
+      window.__firsts.warmUp = window.__frame;
     }
     return post.call(this, message, ...rest);
   };
@@ -197,6 +215,7 @@ test("the opening's frames each render a little: the first rows few, six at most
   // 10 topics (a subscriptions picker per consumer), 60 consumers: the rows take several frames.
   const group = mixedGroup(40, 60);
   const page = await env.browser.newPage();
+  await page.addInitScript(countFrames);
   await page.addInitScript(recordWork);
   await page.goto(link(group.scenarioText(), env.url));
   await resultsShown(page);
