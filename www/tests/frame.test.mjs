@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { openPlayground, panels, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
+import { recordMessages, startingGroup } from './messages.mjs';
 
 const env = useBrowser();
 
@@ -17,83 +18,6 @@ const WARM_UP_ROUNDS = 4; // work::WARM_UP_ROUNDS
 const WARM_UPS = Array.from({ length: WARM_UP_ROUNDS }, (_, round) => String(2n ** 64n - 1n - BigInt(round)));
 const WARM_UP = WARM_UPS[0];
 const LAST_WARM_UP = WARM_UPS.at(-1);
-
-/** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
-function startingGroup() {
-  const members = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? ['t0'] : ['t0', 't1', 't2'] }));
-  return new Group({ t0: 12, t1: 12, t2: 12 }, members);
-}
-
-/**
- * Records, in the page, the versions of each Compute request's jobs and of each answer, read from
- * the requests' JSON text (a u64 version does not survive JSON.parse) and the answers' bytes. Of the first compute worker
- * only, the lead where the page runs two (each gets every version; workers.test.mjs).
- */
-const recordMessages = (page) =>
-  page.addInitScript(() => {
-    window.__computes = [];
-    window.__answers = [];
-    window.__workerCount = 0;
-    const post = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (message, ...rest) {
-      if (this.__index === 0 && message.startsWith('{"Compute"')) {
-        const jobs = message.slice(0, message.indexOf('"keep"'));
-        const versions = [...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]);
-        window.__computes.push(versions);
-        if (versions[0].startsWith('1844674407370955')) {
-          // A warm-up's job: t0's partition count in it.
-          window.__warmUpPartitions = window.__warmUpPartitions ?? [];
-          window.__warmUpPartitions.push(JSON.parse(message).Compute.jobs[0].scenario.topics[0].partitions);
-        }
-      }
-      return post.call(this, message, ...rest);
-    };
-    // u64::MAX as postcard writes it after the variant: nine bytes of 0xff, then 0x01.
-    const isFirstWarmUp = (bytes) => bytes.length > 10 && bytes.slice(1, 10).every((b) => b === 0xff) && bytes[10] === 1;
-    const listen = Worker.prototype.addEventListener;
-    Worker.prototype.addEventListener = function (type, ...rest) {
-      if (type === 'message' && !this.__recorded) {
-        this.__recorded = true;
-        this.__index = window.__workerCount++;
-        listen.call(this, 'message', (e) => {
-          if (this.__index !== 0) return;
-          // The first warm-up round's answer may come while the page still reveals its sections
-          // one per frame (app.rs); held back until the results region is no longer busy, so
-          // that the render counts read as it comes are the whole page's (then sent on as it came).
-          const results = () => document.querySelector('.results');
-          if (e.data[0] === 1 && isFirstWarmUp(e.data) && !e.__sentOn && results()?.getAttribute('aria-busy') !== 'false') {
-            e.stopImmediatePropagation();
-            const sendOn = () => {
-              if (results()?.getAttribute('aria-busy') !== 'false') return requestAnimationFrame(sendOn);
-              const again = new MessageEvent('message', { data: e.data });
-              again.__sentOn = true;
-              this.dispatchEvent(again);
-            };
-            requestAnimationFrame(sendOn);
-            return;
-          }
-          // Replies cross as bytes (`Reply::encode`, postcard): an answer is variant 1, then its
-          // version, both as varints (seven bits a byte, the lowest first).
-          let answer = null;
-          if (e.data[0] === 1) {
-            let version = 0n;
-            for (let i = 1, shift = 0n; i < e.data.length; i++, shift += 7n) {
-              version |= BigInt(e.data[i] & 0x7f) << shift;
-              if (e.data[i] < 0x80) break;
-            }
-            answer = [null, String(version)];
-          }
-          if (answer) window.__answers.push(answer[1]);
-          // This listener runs before the page's: the render counts (a debug build's) as the
-          // warm-up's answer comes, before the page handles it.
-          if (answer?.[1] === '18446744073709551615') {
-            window.__rendersAtWarmUp = Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders')));
-          }
-        });
-      }
-      return listen.call(this, type, ...rest);
-    };
-  });
 
 test('after the first answer the workers compute the warm-up rounds, never painted; the next edit is kap batch', async () => {
   const group = startingGroup();

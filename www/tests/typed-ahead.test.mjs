@@ -6,52 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panels, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
-import { Group } from './group.mjs';
 import { link } from './kap.mjs';
+import { recordMessages, startingGroup } from './messages.mjs';
 
 const env = useBrowser();
-
-/** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
-function startingGroup() {
-  const members = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? ['t0'] : ['t0', 't1', 't2'] }));
-  return new Group({ t0: 12, t1: 12, t2: 12 }, members);
-}
-
-/**
- * In the page, from its start: the versions of the Compute requests to the lead worker (read from
- * the request's text: a u64 does not survive JSON.parse) and of its answers (postcard bytes: variant
- * 1, then the version as a varint), in order.
- */
-const recordMessages = (page) =>
-  page.addInitScript(() => {
-    window.__computes = [];
-    window.__answers = [];
-    let workers = 0;
-    const post = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (message, ...rest) {
-      if (this.__index === 0 && typeof message === 'string' && message.startsWith('{"Compute"')) {
-        const jobs = message.slice(0, message.indexOf('"keep"'));
-        window.__computes.push([...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]).at(-1));
-      }
-      return post.call(this, message, ...rest);
-    };
-    const listen = Worker.prototype.addEventListener;
-    Worker.prototype.addEventListener = function (type, ...rest) {
-      if (type === 'message' && this.__index === undefined) {
-        this.__index = workers++;
-        listen.call(this, 'message', (e) => {
-          if (this.__index !== 0 || e.data[0] !== 1) return;
-          let version = 0n;
-          for (let i = 1, shift = 0n; i < e.data.length; i++, shift += 7n) {
-            version |= BigInt(e.data[i] & 0x7f) << shift;
-            if (e.data[i] < 0x80) break;
-          }
-          window.__answers.push(String(version));
-        });
-      }
-      return listen.call(this, type, ...rest);
-    };
-  });
 
 /** The starting group opened, its first answer shown and the warm-up done. */
 async function open() {
@@ -94,7 +52,7 @@ test('digits typed are computed ahead; Enter renders their answer in its own tas
     await page.keyboard.type(digits);
     // Each digit a draft, each computed (a newer one replaces one still waiting): the last is answered.
     await answered(page, answers + 1);
-    const draft = await page.evaluate(() => window.__computes.at(-1));
+    const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
     await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
     assert.deepEqual(await results(page), before, 'typing renders nothing');
     const computes = await page.evaluate(() => window.__computes.length);
@@ -130,7 +88,7 @@ test('a draft dropped with Escape leaves nothing behind; the same count typed ag
   const before = await results(page);
   await focusCount(page, 't2');
   await page.keyboard.type('5');
-  const draft = await page.evaluate(() => window.__computes.at(-1));
+  const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
   await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
   await page.keyboard.press('Escape');
   assert.equal(await page.$eval('label.field:has(input:focus) input', (i) => i.value), '12', 'the committed count again');
@@ -158,7 +116,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   // t0's draft, then t1 stepped with its + button (clicked from script: the focus stays in t0).
   await focusCount(page, 't0');
   await page.keyboard.type('3');
-  const draft = await page.evaluate(() => window.__computes.at(-1));
+  const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
   await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
   await page.evaluate(() => document.querySelector('button[aria-label="Partitions of t1 plus one"]').click());
   // t0's draft dropped at once, before its field applies it on a pause (fields::SETTLE_MS).
@@ -174,7 +132,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   // A draft, then a newer one in the same field: Enter applies the newer.
   await focusCount(page, 't0');
   await page.keyboard.type('3');
-  const older = await page.evaluate(() => window.__computes.at(-1));
+  const older = await page.evaluate(() => window.__computes.at(-1).at(-1));
   await page.waitForFunction((v) => window.__answers.includes(v), older, { timeout: 10_000 });
   await page.keyboard.press('Backspace');
   await page.keyboard.type('4');
@@ -201,7 +159,7 @@ test('typing a count renders nothing but its field, its draft\'s answer nothing 
   const before = await counts();
   await focusCount(page, 't0');
   await page.keyboard.type('15');
-  const draft = await page.evaluate(() => window.__computes.at(-1));
+  const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
   await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const after = await counts();
