@@ -96,6 +96,10 @@ export function resultsShown(page, timeout = 30_000) {
   );
 }
 
+/** A debug build's render counts, per component (the document's `data-renders-*`; none in a release build). */
+export const renderCounts = (page) =>
+  page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));
+
 /** The name of the element that has the focus (its aria-label, else its text); null for none. */
 export const focusedName = (page) =>
   page.evaluate(() => {

@@ -13,6 +13,7 @@ import {
   metrics,
   openPlayground,
   panels,
+  renderCounts,
   useBrowser,
   waitForPanels,
 } from './browser.mjs';
@@ -243,10 +244,7 @@ test("a preset's note says once the group is edited from it, in a line that was 
 test('an edit to one consumer re-renders its row and no other (render counts of a debug build)', async (t) => {
   const url = link(bigGroup(12, 10), env.url);
   const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
-  const counts = () =>
-    page.evaluate(() =>
-      Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))),
-    );
+  const counts = () => renderCounts(page);
   if (Object.keys(await counts()).length === 0) {
     t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
     await page.close();

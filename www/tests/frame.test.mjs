@@ -6,10 +6,10 @@
 // group's edit renders nothing until its answer comes (state::HOLD_MS at most), then both at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
+import { openPlayground, panels, renderCounts, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
-import { recordMessages, startingGroup } from './messages.mjs';
+import { openStartingGroup, recordMessages } from './messages.mjs';
 
 const env = useBrowser();
 
@@ -20,17 +20,7 @@ const WARM_UP = WARM_UPS[0];
 const LAST_WARM_UP = WARM_UPS.at(-1);
 
 test('after the first answer the workers compute the warm-up rounds, never painted; the next edit is kap batch', async () => {
-  const group = startingGroup();
-  const page = await env.browser.newPage();
-  await recordMessages(page);
-  const { errors } = await (async () => {
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
-    return { errors };
-  })();
-  await page.waitForSelector('section[data-strategy]', { timeout: 30_000 });
-  await resultsShown(page);
+  const { group, page, errors } = await openStartingGroup(env, recordMessages);
   let shown = group.expected(null);
   await waitForPanels(page, shown);
   await page.waitForFunction((v) => window.__answers.includes(v), LAST_WARM_UP, { timeout: 10_000 });
@@ -82,15 +72,9 @@ const HOLD_MS = 50;
 
 /** The starting group opened in a page whose answers `holdAnswers` can hold back, once its first answer is shown and the warm-up has had its time. */
 async function openHoldingAnswers() {
-  const group = startingGroup();
-  const page = await env.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await holdAnswers(page);
-  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
-  await resultsShown(page);
-  await page.waitForTimeout(300);
-  return { group, page, errors };
+  const opened = await openStartingGroup(env, holdAnswers);
+  await opened.page.waitForTimeout(300);
+  return opened;
 }
 
 test('busy results dim through --dim: no opacity animation (no layer) while the answer is on its way', async () => {
@@ -178,11 +162,7 @@ test("a small group's edit is rendered with its answer, or busy once HOLD_MS hav
 });
 
 test('the warm-up\'s answer renders no component (render counts of a debug build)', async (t) => {
-  const group = startingGroup();
-  const page = await env.browser.newPage();
-  await recordMessages(page);
-  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
-  await resultsShown(page);
+  const { page } = await openStartingGroup(env, recordMessages);
   await page.waitForFunction((v) => window.__answers.includes(v), WARM_UP, { timeout: 10_000 });
   const before = await page.evaluate(() => window.__rendersAtWarmUp);
   if (Object.keys(before).length === 0) {
@@ -192,17 +172,14 @@ test('the warm-up\'s answer renders no component (render counts of a debug build
   }
   // Handled (a message task, then its microtasks) and two frames later: not one render more.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const after = await page.evaluate(() =>
-    Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))),
-  );
+  const after = await renderCounts(page);
   assert.deepEqual(after, before);
   await page.close();
 });
 
 test('an answer renders the results region alone: no editor renders for it (render counts of a debug build)', async (t) => {
   const { page } = await openHoldingAnswers();
-  const counts = () =>
-    page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));
+  const counts = () => renderCounts(page);
   if (Object.keys(await counts()).length === 0) {
     t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
     await page.close();

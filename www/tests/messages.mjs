@@ -1,7 +1,9 @@
 // What the page and its compute workers say to each other, recorded in the page for the browser
 // tests of an edit's way to the screen (frame.test.mjs, typed-ahead.test.mjs), and the small group
 // they open.
+import { resultsShown } from './browser.mjs';
 import { Group } from './group.mjs';
+import { link } from './kap.mjs';
 
 /** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
 export function startingGroup() {
@@ -79,3 +81,19 @@ export const recordMessages = (page) =>
       return listen.call(this, type, ...rest);
     };
   });
+
+/**
+ * The starting group opened from its link in a new page of `env`'s browser, with `record` (an init
+ * script: `recordMessages` or a test's own) in place before the page runs, once its first answer
+ * is shown. Returns the group, the page, and the page's errors as they come.
+ */
+export async function openStartingGroup(env, record) {
+  const group = startingGroup();
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await record(page);
+  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
+  await resultsShown(page);
+  return { group, page, errors };
+}

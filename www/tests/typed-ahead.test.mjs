@@ -5,21 +5,14 @@
 // behind: its answer is never painted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panels, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
-import { link } from './kap.mjs';
-import { recordMessages, startingGroup } from './messages.mjs';
+import { panels, renderCounts, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
+import { openStartingGroup, recordMessages } from './messages.mjs';
 
 const env = useBrowser();
 
 /** The starting group opened, its first answer shown and the warm-up done. */
 async function open() {
-  const group = startingGroup();
-  const page = await env.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await recordMessages(page);
-  await page.goto(env.url + '#' + link(group.scenarioText(), env.url).split('#')[1]);
-  await resultsShown(page);
+  const { group, page, errors } = await openStartingGroup(env, recordMessages);
   const shown = group.expected(null);
   await waitForPanels(page, shown);
   await page.waitForTimeout(500);
@@ -149,8 +142,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
 
 test('typing a count renders nothing but its field, its draft\'s answer nothing at all (render counts of a debug build)', async (t) => {
   const { page, errors } = await open();
-  const counts = () =>
-    page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));
+  const counts = () => renderCounts(page);
   if (Object.keys(await counts()).length === 0) {
     t.skip('render counts exist in debug builds only: trunk build --dist DIR, then PLAYGROUND_DIST=DIR');
     await page.close();

@@ -183,6 +183,29 @@ fn use_edit<T: 'static>(index: usize, edit: &Callback<Edit>, make: fn(usize, T) 
     use_callback((index, edit.clone()), move |value: T, (index, edit)| edit.emit(make(*index, value)))
 }
 
+/// [`use_edit`]'s twin for a field's draft (`state::Action::Draft`): the edit `make` would build
+/// from the value typed so far, `None` when there is no draft.
+#[hook]
+fn use_draft<T: 'static>(
+    index: usize,
+    draft: &Callback<Option<Edit>>,
+    make: fn(usize, T) -> Edit,
+) -> Callback<Option<T>> {
+    use_callback((index, draft.clone()), move |value: Option<T>, (index, draft)| {
+        draft.emit(value.map(|value| make(*index, value)))
+    })
+}
+
+/// The edit of a topic's partition count.
+fn partitions_edit(topic: usize, partitions: u32) -> Edit {
+    Edit::SetPartitions { topic, partitions }
+}
+
+/// The edit of a topic's replication factor as typed: what is not a number is 0, which removes the layout.
+fn replication_factor_edit(topic: usize, text: String) -> Edit {
+    Edit::SetReplicationFactor { topic, factor: text.trim().parse().unwrap_or(0) }
+}
+
 /// Where the focus goes once a row's remove button has taken its row away: the same button of the
 /// row that took its place, or of the row before when it was the last, or the editor's add button
 /// when none is left.
@@ -369,20 +392,10 @@ fn TopicRow(props: &TopicRowProps) -> Html {
     rendered("TopicRow");
     let i = props.index;
     let rename = use_edit(i, &props.edit, |topic, name| Edit::RenameTopic { topic, name });
-    let set_partitions = use_edit(i, &props.edit, |topic, partitions| Edit::SetPartitions { topic, partitions });
-    let draft_partitions = use_callback((i, props.draft.clone()), |partitions: Option<u32>, (topic, draft)| {
-        draft.emit(partitions.map(|partitions| Edit::SetPartitions { topic: *topic, partitions }))
-    });
-    // As `set_factor` will apply it.
-    let draft_factor = use_callback((i, props.draft.clone()), |text: Option<String>, (topic, draft)| {
-        draft.emit(
-            text.map(|text| Edit::SetReplicationFactor { topic: *topic, factor: text.trim().parse().unwrap_or(0) }),
-        )
-    });
-    let set_factor = use_edit(i, &props.edit, |topic, text: String| Edit::SetReplicationFactor {
-        topic,
-        factor: text.trim().parse().unwrap_or(0),
-    });
+    let draft_partitions = use_draft(i, &props.draft, partitions_edit);
+    let set_partitions = use_edit(i, &props.edit, partitions_edit);
+    let draft_factor = use_draft(i, &props.draft, replication_factor_edit);
+    let set_factor = use_edit(i, &props.edit, replication_factor_edit);
     let set_racks = use_edit(i, &props.edit, |topic, text: String| Edit::SetReplicaRacks {
         topic,
         racks: scenario::format::parse_replica_racks(&text),
