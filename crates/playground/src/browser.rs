@@ -18,11 +18,13 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::saved::{Unsaved, Write};
 use crate::ui::panel::Unanswered;
 
-/// The script Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link), and the
-/// two files it loads (Trunk names them after the binary).
-const WORKER_SCRIPT: &str = "worker_loader.js";
+/// The files Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link; Trunk names
+/// them after the binary): the glue and the wasm.
 const WORKER_GLUE: &str = "worker.js";
 const WORKER_WASM: &str = "worker_bg.wasm";
+/// The global `index.html` sets: a promise of the compute workers' wasm compiled (a
+/// `WebAssembly.Module`), or of `null` where it could not be.
+const WORKER_WASM_COMPILED: &str = "computeWorkerWasm";
 /// The file reader Trunk builds from `bin/reader.rs`: started for each file handed to Import JSON.
 const READER_SCRIPT: &str = "reader_loader.js";
 
@@ -121,16 +123,10 @@ impl ComputeWorker {
         let base = page_base();
         let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
         let shares = Share::of_fleet(fleet_size());
-        let started: Result<Vec<web_sys::Worker>, JsValue> = shares
-            .iter()
-            .map(|share| {
-                let options = web_sys::WorkerOptions::new();
-                options.set_name(share.name());
-                web_sys::Worker::new_with_options(&format!("{directory}{WORKER_SCRIPT}"), &options)
-                    .or_else(|_| blob_worker(directory, &options))
-            })
-            .collect();
+        let started: Result<Vec<web_sys::Worker>, JsValue> =
+            shares.iter().map(|share| compute_worker(directory, share.name())).collect();
         let workers = started.ok()?;
+        give_wasm(&workers, directory);
         let connection = Rc::new(Connection {
             queue: RefCell::new(if workers.len() > 1 { Queue::serial() } else { Queue::loading() }),
             workers,
@@ -212,21 +208,52 @@ impl ComputeWorker {
     }
 }
 
-/// The compute worker from a script this page writes, where the browser refuses one from the
-/// page's address: a sandboxed iframe without `allow-same-origin` (an embed) has an opaque origin,
-/// and a worker's script must be of the page's origin. A `blob:` URL made here is; the script it
-/// holds loads the worker's glue and wasm from this directory as any script may load another
-/// site's (the server must allow CORS for the wasm, as it must for the page's own in an embed).
-fn blob_worker(directory: &str, options: &web_sys::WorkerOptions) -> Result<web_sys::Worker, JsValue> {
+/// A compute worker waiting for its wasm (`give_wasm`), from a script this page writes: a `blob:`
+/// URL, of the page's origin wherever the page is. Where the browser refuses a worker from the
+/// page's address — a sandboxed iframe without `allow-same-origin` (an embed) has an opaque origin,
+/// and a worker's script must be of the page's origin — a blob's script is still its own; it loads
+/// the worker's glue from this directory as any script may load another site's (the server must
+/// allow CORS for the wasm, as it must for the page's own in an embed).
+fn compute_worker(directory: &str, name: &str) -> Result<web_sys::Worker, JsValue> {
     // JSON strings are JavaScript string literals.
-    let quoted = |file: &str| serde_json::to_string(&format!("{directory}{file}")).unwrap_or_default();
+    let glue = serde_json::to_string(&format!("{directory}{WORKER_GLUE}")).unwrap_or_default();
+    // The first message is the wasm, a compiled module or its URL; the worker's own listener
+    // (`bin/worker.rs`) replaces this one as it starts.
     let script =
-        format!("importScripts({});wasm_bindgen({{module_or_path:{}}});", quoted(WORKER_GLUE), quoted(WORKER_WASM));
+        format!("importScripts({glue});onmessage=(e)=>{{onmessage=null;wasm_bindgen({{module_or_path:e.data}});}};");
     let blob_options = web_sys::BlobPropertyBag::new();
     blob_options.set_type("text/javascript");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&js_sys_array(&script), &blob_options)?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_name(name);
     // Not revoked: the worker reads it after this returns, and it is a few bytes.
-    web_sys::Worker::new_with_options(&web_sys::Url::create_object_url_with_blob(&blob)?, options)
+    web_sys::Worker::new_with_options(&web_sys::Url::create_object_url_with_blob(&blob)?, &options)
+}
+
+/// Gives the compute workers their wasm: the module `index.html` compiled once for all of them
+/// (`computeWorkerWasm`) as soon as it is, else its URL, from which each compiles its own. Each
+/// worker fetching and compiling the 1.8 MB itself cost the two cores some 45 ms of CPU beside the
+/// opening's first frames (issue 9; V8 already shared the compiled code between them, but not the
+/// download, nor reading it).
+fn give_wasm(workers: &[web_sys::Worker], directory: &str) {
+    use web_sys::js_sys::{Promise, Reflect, WebAssembly};
+    let url = JsValue::from_str(&format!("{directory}{WORKER_WASM}"));
+    let compiled = window()
+        .and_then(|w| Reflect::get(&w, &JsValue::from_str(WORKER_WASM_COMPILED)).ok())
+        .and_then(|promise| promise.dyn_into::<Promise>().ok());
+    let workers = workers.to_vec();
+    let give = move |wasm: &JsValue| {
+        for worker in &workers {
+            let _ = worker.post_message(wasm);
+        }
+    };
+    match compiled {
+        Some(compiled) => wasm_bindgen_futures::spawn_local(async move {
+            let module = wasm_bindgen_futures::JsFuture::from(compiled).await.ok();
+            give(module.as_ref().filter(|m| m.is_instance_of::<WebAssembly::Module>()).unwrap_or(&url));
+        }),
+        None => give(&url),
+    }
 }
 
 impl ComputeWorker {
