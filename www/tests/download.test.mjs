@@ -34,8 +34,9 @@ const recordPosts = (page) =>
     window.__posts = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
-      // The first message is the worker's wasm (browser.rs, give_wasm); requests cross as JSON text (work::to_message).
-      if (typeof message !== 'string') return post.call(this, message, ...rest);
+      // The first message says where the worker's wasm comes from (browser.rs, give_wasm); requests cross as JSON text
+      // (work::to_message).
+      if (typeof message !== 'string' || !message.startsWith('{')) return post.call(this, message, ...rest);
       const request = JSON.parse(message);
       const kind = Object.keys(request)[0];
       window.__posts.push(kind === 'Walk' ? { kind, ...request.Walk.request } : { kind });

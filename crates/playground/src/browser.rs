@@ -22,9 +22,6 @@ use crate::ui::panel::Unanswered;
 /// them after the binary): the glue and the wasm.
 const WORKER_GLUE: &str = "worker.js";
 const WORKER_WASM: &str = "worker_bg.wasm";
-/// The global `index.html` sets: a promise of the compute workers' wasm compiled (a
-/// `WebAssembly.Module`), or of `null` where it could not be.
-const WORKER_WASM_COMPILED: &str = "computeWorkerWasm";
 /// The file reader Trunk builds from `bin/reader.rs`: started for each file handed to Import JSON.
 const READER_SCRIPT: &str = "reader_loader.js";
 
@@ -217,10 +214,18 @@ impl ComputeWorker {
 fn compute_worker(directory: &str, name: &str) -> Result<web_sys::Worker, JsValue> {
     // JSON strings are JavaScript string literals.
     let glue = serde_json::to_string(&format!("{directory}{WORKER_GLUE}")).unwrap_or_default();
-    // The first message is the wasm, a compiled module or its URL; the worker's own listener
-    // (`bin/worker.rs`) replaces this one as it starts.
-    let script =
-        format!("importScripts({glue});onmessage=(e)=>{{onmessage=null;wasm_bindgen({{module_or_path:e.data}});}};");
+    // The first message says where the wasm comes from: its URL, for the worker to compile it and
+    // hand the module on through the ports that come with it (the page's other workers'), or
+    // `null` with the one port it will come through (a module, or the URL where it could not be
+    // compiled). The worker's own listener (`bin/worker.rs`) replaces this one as it starts.
+    let script = format!(
+        "importScripts({glue});\
+         onmessage=(e)=>{{onmessage=null;\
+         const start=(wasm)=>wasm_bindgen({{module_or_path:wasm}});\
+         if(e.data===null){{e.ports[0].onmessage=(m)=>start(m.data);return;}}\
+         const hand=(wasm)=>{{e.ports.forEach((p)=>p.postMessage(wasm));start(wasm);}};\
+         WebAssembly.compileStreaming(fetch(e.data)).then(hand,()=>hand(e.data));}};"
+    );
     let blob_options = web_sys::BlobPropertyBag::new();
     blob_options.set_type("text/javascript");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&js_sys_array(&script), &blob_options)?;
@@ -230,30 +235,28 @@ fn compute_worker(directory: &str, name: &str) -> Result<web_sys::Worker, JsValu
     web_sys::Worker::new_with_options(&web_sys::Url::create_object_url_with_blob(&blob)?, &options)
 }
 
-/// Gives the compute workers their wasm: the module `index.html` compiled once for all of them
-/// (`computeWorkerWasm`) as soon as it is, else its URL, from which each compiles its own. Each
-/// worker fetching and compiling the 1.8 MB itself cost the two cores some 45 ms of CPU beside the
-/// opening's first frames (issue 9; V8 already shared the compiled code between them, but not the
-/// download, nor reading it).
+/// Gives the compute workers their wasm: the lead fetches and compiles it, and hands the module to
+/// the others through a `MessageChannel` each, off the page's thread. Each worker fetching and
+/// compiling the 1.8 MB itself cost the two cores some 45 ms of CPU beside the opening's first
+/// frames (issue 9; V8 already shared the compiled code between them, but not the download, nor
+/// reading it). Compiled on the page's thread instead, the module waited 700 ms for the opening's
+/// frames to let its bytes in.
 fn give_wasm(workers: &[web_sys::Worker], directory: &str) {
-    use web_sys::js_sys::{Promise, Reflect, WebAssembly};
+    use web_sys::js_sys::Array;
+    let Some((lead, others)) = workers.split_first() else { return };
     let url = JsValue::from_str(&format!("{directory}{WORKER_WASM}"));
-    let compiled = window()
-        .and_then(|w| Reflect::get(&w, &JsValue::from_str(WORKER_WASM_COMPILED)).ok())
-        .and_then(|promise| promise.dyn_into::<Promise>().ok());
-    let workers = workers.to_vec();
-    let give = move |wasm: &JsValue| {
-        for worker in &workers {
-            let _ = worker.post_message(wasm);
-        }
-    };
-    match compiled {
-        Some(compiled) => wasm_bindgen_futures::spawn_local(async move {
-            let module = wasm_bindgen_futures::JsFuture::from(compiled).await.ok();
-            give(module.as_ref().filter(|m| m.is_instance_of::<WebAssembly::Module>()).unwrap_or(&url));
-        }),
-        None => give(&url),
+    let ports = Array::new();
+    for other in others {
+        let _ = match web_sys::MessageChannel::new() {
+            Ok(channel) => {
+                ports.push(&channel.port1());
+                other.post_message_with_transfer(&JsValue::NULL, &Array::of1(&channel.port2()))
+            }
+            // It compiles its own.
+            Err(_) => other.post_message(&url),
+        };
     }
+    let _ = lead.post_message_with_transfer(&url, &ports);
 }
 
 impl ComputeWorker {
