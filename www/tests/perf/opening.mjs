@@ -16,8 +16,10 @@
 // its own time by kind (script, style, layout, pre-paint, paint, layers, GC), what it added, the
 // page's 'longtask' entry it is, if one is (`[longtask ms]`; an entry no task of the page's thread
 // after its first script matches is listed apart), and the CPU the other threads used beside it
-// (`beside it`: the compute `workers`, the renderer's thread `pool` — V8's compiles, raster —, the
-// rest of the `renderer`, and `other processes` Chromium traced: browser, GPU).
+// (`beside it`, by what it did: the compute workers' `worker start` and `worker job`, V8's `tier-up`
+// of hot wasm, `raster` and the rest of the renderer's thread `pool`, the rest of the `renderer`,
+// and the other processes Chromium traced: the browser's `autofill` and the rest of the `browser`,
+// the `gpu` process).
 // The groups are measure.mjs's: 1,000 partitions × 50 consumers (two subscription sets), with
 // --big 100,000 × 500, with --million 1,000,000 × 2,000, each opened from a `kap link`.
 // PLAYGROUND_DIST compares another build (see ../browser.mjs).
@@ -29,7 +31,9 @@ const option = (name, otherwise) => (args.includes(name) ? args[args.indexOf(nam
 const RUNS = Number(option('--runs', 1));
 const OUT = option('--out', null);
 const TASKS = args.includes('--tasks');
-const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8';
+// v8.wasm and its detailed events name the workers' and the page's wasm compiles (lazy, and the
+// optimising tier-up on V8's pool) in --tasks' `beside it`.
+const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8,v8.wasm,disabled-by-default-v8.wasm.detailed';
 
 /** The first answer painted, every consumer row of the editor's window in. */
 const OPENED = `(() => { const r = document.querySelector('.results');
@@ -136,26 +140,46 @@ try {
     const others = [...names]
       .filter(([key, name]) => key.startsWith(`${mark.pid}:`) && key !== mainKey && /ThreadPool|DedicatedWorker/.test(name))
       .flatMap(([key]) => topLevel(events.filter((e) => thread(e) === key)).tops);
-    // Every other thread's top-level tasks, by who runs them, for --tasks: what shared the cores.
-    const groupOf = (key) => {
+    // Every other thread's top-level tasks, by who runs them and what they did, for --tasks: what
+    // shared the cores. A compute worker's task is its `job` (a request from the page) or its
+    // `start` (its script, its wasm compiled and instantiated); V8's pool runs the optimising
+    // `tier-up` of hot wasm functions (the page's and the workers'), the software `raster`, and
+    // the rest (`pool`: JavaScript compiles, GC); `autofill` is the browser's parsing of the
+    // page's form fields, `browser` the rest of the browser process, `gpu` the GPU process (the
+    // display compositor).
+    const processes = new Map(events.filter((e) => e.name === 'process_name').map((e) => [e.pid, e.args.name]));
+    const kindOf = (key, top, inside) => {
       const name = names.get(key) ?? '';
-      if (!key.startsWith(`${mark.pid}:`)) return 'other processes';
-      if (/DedicatedWorker/.test(name)) return 'workers';
-      if (/ThreadPool/.test(name)) return 'pool';
+      const has = (pattern) => inside.some((e) => pattern.test(e.name));
+      if (!key.startsWith(`${mark.pid}:`)) {
+        if (/GPU/.test(processes.get(Number(key.split(':')[0])) ?? '')) return 'gpu';
+        return /autofill/.test(top.args?.src_file ?? '') ? 'autofill' : /Browser/.test(processes.get(Number(key.split(':')[0])) ?? '') ? 'browser' : 'other processes';
+      }
+      if (/DedicatedWorker/.test(name)) return has(/^HandlePostMessage$/) ? 'worker job' : 'worker start';
+      if (has(/^wasm\.TopTierCompilation$/)) return 'tier-up';
+      if (/ThreadPool|Tile/.test(name)) return top.name === 'TaskGraphRunner::RunTask' || has(/Raster/) ? 'raster' : 'pool';
       return 'renderer';
     };
-    const everyOther = TASKS
-      ? [...names].filter(([key]) => key !== mainKey).map(([key]) => [groupOf(key), topLevel(events.filter((e) => thread(e) === key)).tops])
-      : [];
+    const kinds = (key) => {
+      const { sorted, tops } = topLevel(events.filter((e) => thread(e) === key));
+      let at = 0;
+      return tops.map((top) => {
+        const inside = [];
+        while (at < sorted.length && sorted[at].ts < top.ts + top.dur) {
+          if (sorted[at] !== top && sorted[at].ts >= top.ts) inside.push(sorted[at]);
+          at++;
+        }
+        return [kindOf(key, top, inside), top];
+      });
+    };
+    const everyOther = TASKS ? [...names].filter(([key]) => key !== mainKey).flatMap(([key]) => kinds(key)) : [];
     const sharedWith = (t) => {
       const by = new Map();
-      for (const [group, tops] of everyOther) {
-        for (const e of tops) {
-          const overlap = Math.min(t.ts + t.dur, e.ts + e.dur) - Math.max(t.ts, e.ts);
-          if (overlap > 0) by.set(group, (by.get(group) ?? 0) + (overlap * (e.tdur ?? e.dur)) / Math.max(1, e.dur));
-        }
+      for (const [kind, e] of everyOther) {
+        const overlap = Math.min(t.ts + t.dur, e.ts + e.dur) - Math.max(t.ts, e.ts);
+        if (overlap > 0) by.set(kind, (by.get(kind) ?? 0) + (overlap * (e.tdur ?? e.dur)) / Math.max(1, e.dur));
       }
-      return [...by].filter(([, us]) => us >= 1000).map(([g, us]) => `${g} ${(us / 1000).toFixed(0)}`).join(', ');
+      return [...by].filter(([, us]) => us >= 1000).sort((a, b) => b[1] - a[1]).map(([g, us]) => `${g} ${(us / 1000).toFixed(0)}`).join(', ');
     };
     // The page's 'longtask' entries (start, duration in the page's ms) and the trace task each one is.
     const longIn = (t) => seen.long.filter(([at]) => Math.abs(zero + at * 1000 - t.ts) < 2000);
