@@ -236,11 +236,11 @@ fn compute_worker(directory: &str, name: &str) -> Result<web_sys::Worker, JsValu
 }
 
 /// Gives the compute workers their wasm: the lead fetches and compiles it, and hands the module to
-/// the others through a `MessageChannel` each, off the page's thread. Each worker fetching and
-/// compiling the 1.8 MB itself cost the two cores some 45 ms of CPU beside the opening's first
-/// frames (issue 9; V8 already shared the compiled code between them, but not the download, nor
-/// reading it). Compiled on the page's thread instead, the module waited 700 ms for the opening's
-/// frames to let its bytes in.
+/// the others through a `MessageChannel` each, off the page's thread. V8 already shared the
+/// compiled code between workers, but each fetched and read the 1.8 MB itself, beside the
+/// opening's first frames (issue 9: a second download, and some 14 ms of the workers' CPU of the
+/// 55 their start took). Compiled on the page's thread instead, the module waited 700 ms for the
+/// opening's frames to let its bytes in.
 fn give_wasm(workers: &[web_sys::Worker], directory: &str) {
     use web_sys::js_sys::Array;
     let Some((lead, others)) = workers.split_first() else { return };
