@@ -213,7 +213,8 @@ impl ComputeWorker {
 /// allow CORS for the wasm, as it must for the page's own in an embed).
 fn compute_worker(directory: &str, name: &str) -> Result<web_sys::Worker, JsValue> {
     // JSON strings are JavaScript string literals.
-    let glue = serde_json::to_string(&format!("{directory}{WORKER_GLUE}")).unwrap_or_default();
+    let path = JsValue::from_str(&format!("{directory}{WORKER_GLUE}"));
+    let glue = web_sys::js_sys::JSON::stringify(&path).ok().and_then(|s| s.as_string()).unwrap_or_default();
     // The first message says where the wasm comes from: its URL, for the worker to compile it and
     // hand the module on through the ports that come with it (the page's other workers'), or
     // `null` with the one port it will come through (a module, or the URL where it could not be
