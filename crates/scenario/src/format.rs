@@ -193,25 +193,25 @@ impl TryFrom<ScenarioFile<'static>> for Scenario {
 /// [`Previous`] as written: in format 2 with a `layout`, and each member's list as runs of it.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PreviousFile {
-    generation: i32,
+pub(crate) struct PreviousFile {
+    pub(crate) generation: i32,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    generations: BTreeMap<String, Option<i32>>,
+    pub(crate) generations: BTreeMap<String, Option<i32>>,
     /// Format 2: `[topic, span]` pairs, which the runs' flat indices count through.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    layout: Vec<(String, u32)>,
+    pub(crate) layout: Vec<(String, u32)>,
     /// Format 2: per strategy, the layout's topics in the order its runs count through them (runs
     /// of positions in `layout`); a strategy not named counts in the layout's order.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
-    orders: BTreeMap<String, String>,
+    pub(crate) orders: BTreeMap<String, String>,
     #[serde(deserialize_with = "unique_strategy_lists")]
-    assignments: BTreeMap<String, StrategyLists>,
+    pub(crate) assignments: BTreeMap<String, StrategyLists>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_map")]
-    deleted_topic_ids: BTreeMap<String, String>,
+    pub(crate) deleted_topic_ids: BTreeMap<String, String>,
 }
 
 /// One strategy's previous assignment, member by member.
-enum StrategyLists {
+pub(crate) enum StrategyLists {
     /// As the scenario holds it, written in full.
     Long(Arc<Owned>),
     /// Written as runs.
@@ -221,13 +221,13 @@ enum StrategyLists {
 }
 
 /// A member's list as read: `[[topic, partition], ...]` or runs.
-enum MemberList {
+pub(crate) enum MemberList {
     Pairs(Vec<(String, u32)>),
     Runs(String),
 }
 
 impl PreviousFile {
-    fn new(previous: &Previous, topics: &[TopicSpec], compact: bool) -> PreviousFile {
+    pub(crate) fn new(previous: &Previous, topics: &[TopicSpec], compact: bool) -> PreviousFile {
         let entries: usize =
             previous.assignments.values().map(|owned| owned.values().map(Vec::len).sum::<usize>()).sum();
         let layout = (compact && entries as u64 <= compact::MAX_ENTRIES)
@@ -257,7 +257,7 @@ impl PreviousFile {
         }
     }
 
-    fn into_previous(self) -> Result<Previous, compact::CompactError> {
+    pub(crate) fn into_previous(self) -> Result<Previous, compact::CompactError> {
         let layout = compact::Layout { spans: self.layout };
         let mut budget = compact::MAX_ENTRIES;
         let mut assignments = BTreeMap::new();

@@ -25,6 +25,7 @@ pub mod import;
 pub mod link;
 pub mod load;
 pub mod model;
+pub mod packed;
 pub mod presets;
 pub mod report;
 pub mod server;
