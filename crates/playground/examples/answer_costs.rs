@@ -9,6 +9,7 @@
 //!
 //! With `LOOP=1`, 200 runs of `Report::new` instead, to profile (`perf record`).
 
+use playground::work::Message;
 use std::rc::Rc;
 use std::time::Instant;
 

@@ -8,8 +8,8 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use playground::travel::Texts;
 use playground::work::{
-    Answer, Gather, ImportRequest, Job, PartText, Prior, Queue, Reading, Reply, Request, Share, Split, Version,
-    WalkFrame, WalkRequest,
+    Answer, FileOpened, Gather, ImportRequest, Job, Message, PartText, Prior, Queue, Reading, Reply, Request, Share,
+    Split, Version, WalkFrame, WalkRequest,
 };
 use scenario::digest::{MemberDetail, MemberRequest};
 use scenario::Scenario;
@@ -64,8 +64,11 @@ struct Connection {
     /// Messages (writes, members, walks, pastes) asked for before every worker was listening (a
     /// worker would lose them), with the worker each goes to, sent once all are; `None` from then
     /// on.
-    early: RefCell<Option<Vec<(usize, String)>>>,
+    early: RefCell<Option<Vec<(usize, Bytes)>>>,
 }
+
+/// A message's bytes as it crosses (`work::Message`).
+type Bytes = Vec<u8>;
 
 /// A job computed whole from a version the workers hold split, waiting for their shares of it
 /// (`work::Split`).
@@ -311,10 +314,12 @@ pub fn open_file(text: String, give: impl FnOnce(Result<Scenario, String>) + 'st
                 return;
             }
             replies.terminate();
-            let reply = event.data().as_string().unwrap_or_default();
-            let opened = playground::work::from_message::<Result<Box<Scenario>, String>>(&reply)
-                .map_err(|e| format!("the file reader's answer could not be read: {e}"))
-                .and_then(|opened| opened.map(|scenario| *scenario));
+            let reply = event.data().dyn_into::<web_sys::js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+            let opened = match FileOpened::decode(&reply) {
+                Ok(FileOpened::Scenario(scenario)) => Ok(*scenario),
+                Ok(FileOpened::Refused(why)) => Err(why),
+                Err(e) => Err(format!("the file reader's answer could not be read: {e}")),
+            };
             if let Some(give) = answered.take() {
                 give(opened);
             }
@@ -405,12 +410,10 @@ impl Connection {
         } else {
             Request::Settle { jobs, keep, history }
         };
-        match playground::work::to_message(&request) {
+        match request.encode() {
             Ok(message) => {
                 self.gather.borrow_mut().expect(version, self.workers.len());
-                for worker in &self.workers {
-                    let _ = worker.post_message(&JsValue::from_str(&message));
-                }
+                (0..self.workers.len()).for_each(|worker| self.post_now(worker, &message));
             }
             // Nothing was sent: the workers are idle again.
             Err(_) => {
@@ -424,16 +427,18 @@ impl Connection {
 
     /// Posts `request` to worker `worker`: now if every worker is listening, else once they are.
     fn post(&self, worker: usize, request: &Request) {
-        let Ok(message) = playground::work::to_message(request) else { return };
+        let Ok(message) = request.encode() else { return };
         match self.early.borrow_mut().as_mut() {
             Some(early) => early.push((worker, message)),
             None => self.post_now(worker, &message),
         }
     }
 
-    fn post_now(&self, worker: usize, message: &str) {
+    /// Posts a message's bytes: a copy for each worker, handed over (transferred) whole.
+    fn post_now(&self, worker: usize, message: &[u8]) {
         if let Some(worker) = self.workers.get(worker) {
-            let _ = worker.post_message(&JsValue::from_str(message));
+            let bytes = web_sys::js_sys::Uint8Array::from(message);
+            let _ = worker.post_message_with_transfer(&bytes, &web_sys::js_sys::Array::of1(&bytes.buffer()));
         }
     }
 

@@ -71,6 +71,7 @@ pub enum Prior {
 pub struct Job {
     pub version: Version,
     pub prior: Prior,
+    #[serde(with = "scenario::packed")]
     pub scenario: Rc<Scenario>,
 }
 
@@ -84,21 +85,11 @@ pub enum Request {
     ///
     /// `history`: the other workers' shares of what a version settled into, for a job every worker
     /// computes whole from it ([`Split`]).
-    Compute {
-        jobs: Vec<Job>,
-        keep: Vec<Version>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        history: Option<(Version, Vec<PartText>)>,
-    },
+    Compute { jobs: Vec<Job>, keep: Vec<Version>, history: Option<(Version, Vec<PartText>)> },
     /// Settle `jobs` as [`Request::Compute`] does, the last one too, and answer none of them: the
     /// reply is [`Engine::settle`]'s (the version wanted comes later, once every worker has
     /// settled this one; see [`Queue`]).
-    Settle {
-        jobs: Vec<Job>,
-        keep: Vec<Version>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        history: Option<(Version, Vec<PartText>)>,
-    },
+    Settle { jobs: Vec<Job>, keep: Vec<Version>, history: Option<(Version, Vec<PartText>)> },
     /// One member's partitions in a panel of `version`. `again` is that version's job: when it is
     /// not the version last computed (an undo brought it back), its report is computed anew.
     Member { version: Version, request: MemberRequest, again: Option<Job> },
@@ -109,8 +100,8 @@ pub enum Request {
     Write {
         ticket: u64,
         prior: Prior,
+        #[serde(with = "scenario::packed")]
         scenario: Rc<Scenario>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         parts: Vec<PartText>,
     },
     /// What this worker settled `prior` into, for the worker that writes it ([`Request::Write`]).
@@ -120,7 +111,11 @@ pub enum Request {
     Generation { version: Version, generation: i32 },
     /// One step of a strategy's walkthrough of the scenario on screen (the scenario of
     /// `request.version`, which the page holds whole wherever it offers a walkthrough).
-    Walk { request: WalkRequest, scenario: Rc<Scenario> },
+    Walk {
+        request: WalkRequest,
+        #[serde(with = "scenario::packed")]
+        scenario: Rc<Scenario>,
+    },
     /// Read a paste in the Import dialog; `ticket` comes back with the reading.
     Import { ticket: u64, request: ImportRequest },
 }
@@ -226,7 +221,6 @@ pub struct Reading {
     /// The lines that could not be read.
     pub unread: Vec<Unread>,
     /// The group chosen as a scenario, or why there is none (`ImportError`, worded).
-    #[serde(with = "scenario_json")]
     pub outcome: Result<Imported, String>,
 }
 
@@ -248,38 +242,52 @@ impl ImportRequest {
 /// reader (`bin/reader.rs`): a consumer-protocol line is refused where `kap batch` refuses it,
 /// which runs the coordinator's assignors, so neither the page nor the compute worker links the
 /// rulebook for lines (issue 9: a smaller page; the reader loads only when a file is imported).
-pub fn open_file(text: &str) -> Result<Box<Scenario>, String> {
-    scenario::read_file(text).map(Box::new).map_err(|e| e.to_string())
+pub fn open_file(text: &str) -> FileOpened {
+    match scenario::read_file(text) {
+        Ok(scenario) => FileOpened::Scenario(Box::new(scenario)),
+        Err(e) => FileOpened::Refused(e.to_string()),
+    }
 }
 
-/// A message to a worker ([`Request`]) as it crosses: JSON text, its scenario in the scenario
-/// file's own form. The browser copies a string across in one piece, where serde-wasm-bindgen
-/// built the JS object field by field, a call across the wasm boundary for each (at 1,000
-/// partitions thousands of them: 4 ms of the page's thread).
+/// The file reader's reply ([`open_file`]), as it crosses: the scenario in the binary form.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum FileOpened {
+    Scenario(#[serde(with = "scenario::packed")] Box<Scenario>),
+    Refused(String),
+}
+
+/// A worker's settled part as it crosses to the worker that writes it ([`PartText`]): JSON text,
+/// read and written by the workers only (the page hands it on unread).
 pub fn to_message<T: Serialize>(message: &T) -> Result<String, serde_json::Error> {
     serde_json::to_string(message)
 }
 
-/// A message read back from its JSON text ([`to_message`]).
+/// A part read back from its JSON text ([`to_message`]).
 pub fn from_message<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     serde_json::from_str(text)
 }
 
-impl Reply {
-    /// The reply as it crosses to the page: bytes (postcard), handed over in one piece. Read by
-    /// position, an answer needs none of JSON's parsing of field names and numbers on the page's
-    /// thread, nor its code: the page's readers of the worker's answers were a third of its JSON
-    /// readers (issue 9: a smaller page). A previous assignment crosses field by field
-    /// ([`previous_bytes`]), an imported scenario as its file's JSON text ([`scenario_json`]).
-    pub fn encode(&self) -> Result<Vec<u8>, postcard::Error> {
+/// A message as it crosses between the page and its workers: bytes (postcard), read by position.
+/// An answer needs none of JSON's parsing of field names and numbers on the page's thread, nor its
+/// code (issue 9: a smaller page); a request's scenario is in the binary form
+/// (`scenario::packed`: format 2's shared subscriptions and runs, every field written), so the
+/// page links no writer or reader of the scenario file. Each message is handed over in one piece
+/// (a transfer from the worker), where serde-wasm-bindgen built a JS object field by field.
+pub trait Message: Serialize + DeserializeOwned {
+    /// The message's bytes.
+    fn encode(&self) -> Result<Vec<u8>, postcard::Error> {
         postcard::to_allocvec(self)
     }
 
-    /// A reply read back from its bytes ([`Reply::encode`]).
-    pub fn decode(bytes: &[u8]) -> Result<Reply, postcard::Error> {
+    /// A message read back from its bytes.
+    fn decode(bytes: &[u8]) -> Result<Self, postcard::Error> {
         postcard::from_bytes(bytes)
     }
 }
+
+impl Message for Request {}
+impl Message for Reply {}
+impl Message for FileOpened {}
 
 /// A previous assignment in an [`Answer`]: its fields in order, none skipped (the scenario file's
 /// form leaves out empty `generations`, which a format without field names cannot tell). Read on
@@ -309,26 +317,6 @@ mod previous_bytes {
             assignments,
             deleted_topic_ids,
         }))
-    }
-}
-
-/// A field of a [`Reply`] that holds a scenario ([`Reading`]'s imported one): it crosses as its
-/// file's JSON text, read by the file's own reader (which skips empty fields and reads either shape
-/// of a member's list, so it needs a self-describing format; the page links it anyway, to open
-/// links and saved work).
-mod scenario_json {
-    use std::borrow::Cow;
-
-    use serde::de::{DeserializeOwned, Error as _};
-    use serde::ser::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&serde_json::to_string(value).map_err(S::Error::custom)?)
-    }
-
-    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
-        serde_json::from_str(&Cow::<str>::deserialize(deserializer)?).map_err(D::Error::custom)
     }
 }
 
@@ -1043,9 +1031,10 @@ mod tests {
     #[test]
     fn a_file_opens_in_the_reader_or_says_why_not() {
         let opened = |text: &str| {
-            let reply = to_message(&open_file(text)).unwrap_or_default();
-            match from_message::<Result<Box<Scenario>, String>>(&reply) {
-                Ok(scenario) => scenario.map(|s| *s),
+            let reply = open_file(text).encode().unwrap_or_default();
+            match FileOpened::decode(&reply) {
+                Ok(FileOpened::Scenario(scenario)) => Ok(*scenario),
+                Ok(FileOpened::Refused(why)) => Err(why),
                 Err(e) => panic!("{e}"),
             }
         };
@@ -1295,14 +1284,14 @@ mod tests {
     /// What crosses as JSON text comes back as it was: a job holding a previous assignment, and an
     /// answer with its chips and its settled assignment.
     #[test]
-    fn messages_cross_as_text_unchanged() {
+    fn messages_cross_as_bytes_unchanged() {
         let first = preset("range-imbalance");
         let settled = Report::new(&first).settled(&first);
         let job = Job { version: 2, prior: Prior::Inline, scenario: Rc::new(settled) };
         assert!(job.scenario.previous.is_some());
         let request = Request::Compute { jobs: vec![job.clone()], keep: vec![1, 2], history: None };
-        let text = to_message(&request).unwrap_or_default();
-        match from_message::<Request>(&text) {
+        let bytes = request.encode().unwrap_or_default();
+        match Request::decode(&bytes) {
             Ok(Request::Compute { jobs, keep, history: None }) => {
                 assert_eq!((jobs, keep), (vec![job.clone()], vec![1, 2]))
             }
@@ -1483,11 +1472,12 @@ mod tests {
         let mut engine = Engine::default();
         let uneven = preset("roundrobin-uneven");
         let asked = Request::Walk { request: walk_request(1, "sticky", 0), scenario: Rc::new(uneven.clone()) };
-        let text = to_message(&asked).unwrap_or_default();
-        assert!(from_message::<Request>(&text).is_ok());
-        let unknown = text.replace(r#""strategy":"sticky""#, r#""strategy":"fastest""#);
-        assert_ne!(unknown, text);
-        assert!(from_message::<Request>(&unknown).is_err());
+        let bytes = asked.encode().unwrap_or_default();
+        assert!(Request::decode(&bytes).is_ok());
+        let at = bytes.windows(7).position(|w| w == b"\x06sticky").unwrap_or_else(|| panic!("no strategy"));
+        let mut unknown = bytes.clone();
+        unknown[at + 1..at + 7].copy_from_slice(b"sloppy");
+        assert!(Request::decode(&unknown).is_err());
         let mut big = uneven.clone();
         big.topics[0].partitions = 501;
         let refused = engine.walk(&walk_request(2, "range", 0), &big);
@@ -1509,8 +1499,8 @@ mod tests {
         let uneven = Rc::new(preset("roundrobin-uneven"));
         let request = walk_request(7, "cooperative-sticky", 2);
         let message = Request::Walk { request: request.clone(), scenario: Rc::clone(&uneven) };
-        let text = to_message(&message).unwrap_or_default();
-        let Ok(Request::Walk { request: read, scenario }) = from_message::<Request>(&text) else { panic!("{text}") };
+        let bytes = message.encode().unwrap_or_default();
+        let Ok(Request::Walk { request: read, scenario }) = Request::decode(&bytes) else { panic!("{message:?}") };
         assert_eq!((read, scenario), (request.clone(), uneven.clone()));
         let frame = Engine::default().walk(&request, &uneven);
         assert!(frame.as_ref().is_ok_and(|f| f.step == 2 && !f.lists.is_empty()));

@@ -4,9 +4,10 @@
 //! lines (the snapshot readers, the coordinator's assignors) is downloaded only by those who
 //! import a file: neither the page nor the compute worker carries it.
 
-use playground::work::{open_file, to_message};
+use playground::work::{open_file, Message};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
+use web_sys::js_sys::Uint8Array;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 fn main() {
@@ -14,7 +15,8 @@ fn main() {
     let replies = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        let value = to_message(&open_file(&text)).map_or(JsValue::NULL, |reply| JsValue::from_str(&reply));
+        // The scenario in the binary form (`work::Message`): the page reads no scenario file.
+        let value = open_file(&text).encode().map_or(JsValue::NULL, |bytes| Uint8Array::from(bytes.as_slice()).into());
         let _ = replies.post_message(&value);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use playground::work::{from_message, Engine, Reply, Request, Share};
+use playground::work::{Engine, Message, Reply, Request, Share};
 use wasm_bindgen::prelude::{Closure, JsValue};
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::{Array, Uint8Array};
@@ -18,8 +18,8 @@ fn main() {
     let engine = RefCell::new(Engine::new(Share::named(&scope.name())));
     let replies = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-        let text = event.data().as_string().unwrap_or_default();
-        let reply = match from_message::<Request>(&text) {
+        let bytes = event.data().dyn_into::<Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
+        let reply = match Request::decode(&bytes) {
             Ok(Request::Compute { jobs, keep, history }) => {
                 let clock = replies.performance();
                 let started = clock.as_ref().map_or(0.0, |c| c.now());

@@ -43,13 +43,14 @@ pub enum WeightSource {
     Lag,
 }
 
-/// A group imported as a scenario (serializable: the page's Import dialog gets it from its compute
-/// worker, since inferring it runs the strategies).
+/// A group imported as a scenario (serializable, its scenario in the binary form: the page's Import
+/// dialog gets it from its compute worker, since inferring it runs the strategies).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Imported {
     /// The group's name as the tool printed it (empty if it never did).
     pub group: String,
     /// The group as a scenario file.
+    #[serde(with = "crate::packed")]
     pub scenario: Scenario,
     /// What was inferred rather than read, one sentence each, for the page and `kap import`.
     pub notes: Vec<String>,
