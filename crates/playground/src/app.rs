@@ -8,14 +8,12 @@ use assignor::Strategy;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use playground::computed::Computed;
-use playground::work::{Job, Reading, Version};
-use scenario::presets;
+use playground::work::{Job, Reading, Text, Version};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::saved::{self, Origin, Unsaved};
 use crate::state::{handed_over_at_once, Action, Errand, Outbox, State, HOLD_MS};
 use crate::ui::config::{ConfigSection, Consumers};
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
@@ -29,6 +27,7 @@ use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusActi
 use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
 use crate::ui::{Same, Store};
+use playground::saved::{self, Origin, Unsaved};
 
 /// How long the URL and the saved work wait after an edit's answer is painted before they are
 /// written (then in an idle moment: encoding compresses the whole scenario).
@@ -140,18 +139,19 @@ impl Courier {
     }
 }
 
-/// What the page opens on: the link in the address, read before the app starts (`main.rs`).
-#[derive(Clone, Debug, Default, PartialEq, Properties)]
+/// What the page opens on: the compute workers, started before the app, and the opening their
+/// lead read (`main.rs`); `None` where the browser starts no worker.
+#[derive(Clone, PartialEq, Properties)]
 pub struct Opened {
-    /// What `browser::read_link` read of the fragment; `None` without one.
-    pub link: Option<Rc<Result<scenario::Scenario, scenario::link::LinkError>>>,
+    pub worker: Option<browser::ComputeWorker>,
+    pub opened: Option<Rc<Result<playground::work::Opened, String>>>,
 }
 
 #[function_component]
 pub fn App(opened: &Opened) -> Html {
     let embed = use_memo((), |_| browser::is_embed());
     // The link, the saved work or a preset; what the page says about the saved work.
-    let first = use_memo((), |_| crate::ui::saved::opening(browser::is_embed(), opened.link.as_deref()));
+    let first = use_memo((), |_| crate::ui::saved::opening(opened.opened.as_deref()));
     // The compute worker, once started, for the reducer to hand each new version to.
     let courier = use_mut_ref(Courier::default);
     let store = use_reducer({
@@ -166,22 +166,25 @@ pub fn App(opened: &Opened) -> Html {
                 }
             })
             .holding(move || courier.try_borrow().is_ok_and(|courier| courier.release_later()));
-            State::new(first.0.scenario.clone()).apply(Action::Banner(first.1.clone())).with_outbox(outbox)
+            State::new(first.opening.scenario.clone()).apply(Action::Banner(first.problem.clone())).with_outbox(outbox)
         }
     });
     let keeper = {
-        let (session, first) = (use_mut_ref(|| first.0.session.clone()), Rc::clone(&first));
-        Keeper::new(session, use_reducer(move || Status::new(&first.0)))
+        let (session, first) = (use_mut_ref(|| first.opening.session.clone()), Rc::clone(&first));
+        Keeper::new(session, use_reducer(move || Status::new(&first.opening)), opened.worker.clone())
     };
     // The compute worker: its answers go to the reducer, which paints only the current version's.
     let worker = use_memo((), {
         let dispatcher = store.dispatcher();
+        let worker = opened.worker.clone();
         move |_| {
             let failed = dispatcher.clone();
-            browser::ComputeWorker::start(
-                move |answer| dispatcher.dispatch(Action::Computed(Box::new(answer))),
-                move |why| failed.dispatch(Action::Banner(Some(why))),
-            )
+            worker.inspect(|worker| {
+                worker.listen(
+                    move |answer| dispatcher.dispatch(Action::Computed(Box::new(answer))),
+                    move |why| failed.dispatch(Action::Banner(Some(why))),
+                )
+            })
         }
     });
     if courier.borrow().worker.is_none() {
@@ -230,9 +233,12 @@ pub fn App(opened: &Opened) -> Html {
     // The scenario on screen, for listeners set up once.
     let latest = use_mut_ref(|| Rc::clone(&store.scenario));
     let url_timer = use_mut_ref(|| None::<Timeout>);
-    use_effect_with(*embed, |embed| {
-        if !embed {
-            crate::ui::saved::tidy();
+    use_effect_with(*embed, {
+        let first = Rc::clone(&first);
+        move |embed| {
+            if !embed {
+                crate::ui::saved::tidy(&first.orphans);
+            }
         }
     });
     // Writes the scenario on screen whole for the link, the saved copy and Export JSON.
@@ -323,9 +329,9 @@ pub fn App(opened: &Opened) -> Html {
     }
     {
         // A link pasted into the address bar of an open page changes only the fragment.
-        let (store, keeper, writer) = (store.clone(), keeper.clone(), (*writer).clone());
+        let (store, keeper, writer, worker) = (store.clone(), keeper.clone(), (*writer).clone(), (*worker).clone());
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| {
+            let listener = web_sys::window().zip(worker).map(|(window, worker)| {
                 let pasted = Rc::new(std::cell::Cell::new(0_u64));
                 EventListener::new(&window, "hashchange", move |_| {
                     let fragment = browser::fragment();
@@ -335,8 +341,8 @@ pub fn App(opened: &Opened) -> Html {
                     pasted.set(pasted.get() + 1);
                     let (this, pasted) = (pasted.get(), Rc::clone(&pasted));
                     let (store, keeper, latest) = (store.clone(), keeper.clone(), Rc::clone(&latest));
-                    yew::platform::spawn_local(async move {
-                        let read = browser::read_link(&fragment).await;
+                    // Read by the worker (`Text::Link`), as the opening's link is.
+                    worker.read(Text::Link(fragment), move |read| {
                         // A newer link was pasted while this one was read: that one opens.
                         if pasted.get() != this {
                             return;
@@ -664,7 +670,7 @@ fn Banner() -> Html {
 fn PresetPicker() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let keeper = use_context::<Keeper>();
-    let all = use_memo((), |_| presets::all());
+    let all = use_memo((), |_| crate::ui::presets());
     let current = all.iter().position(|p| p.title == store.scenario.title);
     let onchange = {
         let (store, all, keeper) = (store.clone(), Rc::clone(&all), keeper.clone());
@@ -672,16 +678,11 @@ fn PresetPicker() -> Html {
             let select: HtmlSelectElement = e.target_unchecked_into();
             let index = select.selected_index() - 1;
             let Some(preset) = usize::try_from(index).ok().and_then(|i| all.get(i)) else { return };
-            match preset.scenario() {
-                Ok(scenario) => {
-                    // A new entry: the scenario it replaces is kept (Recent).
-                    if let Some(keeper) = &keeper {
-                        keeper.begin(Origin::Own);
-                    }
-                    store.dispatch(Action::Load(scenario))
-                }
-                Err(error) => store.dispatch(Action::Banner(Some(error.to_string()))),
+            // A new entry: the scenario it replaces is kept (Recent).
+            if let Some(keeper) = &keeper {
+                keeper.begin(Origin::Own);
             }
+            store.dispatch(Action::Load(preset.scenario.clone()))
         })
     };
     html! {
@@ -690,7 +691,7 @@ fn PresetPicker() -> Html {
             <select {onchange}>
                 <option selected={current.is_none()} disabled=true>{ "Presets…" }</option>
                 { for all.iter().enumerate().map(|(i, p)| html! {
-                    <option value={p.id} selected={current == Some(i)}>{ p.title.clone() }</option>
+                    <option value={p.id.clone()} selected={current == Some(i)}>{ p.title.clone() }</option>
                 }) }
             </select>
         </label>

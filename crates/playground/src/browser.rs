@@ -8,15 +8,15 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use playground::travel::Texts;
 use playground::work::{
-    Answer, FileOpened, Gather, ImportRequest, Job, Message, PartText, Prior, Queue, Reading, Reply, Request, Share,
-    Split, Version, WalkFrame, WalkRequest,
+    Answer, Gather, ImportRequest, Job, Message, OpenRequest, Opened, PartText, PlanRequest, Prior, Queue,
+    ReadScenario, Reading, Reply, Request, Share, Split, Text, Version, WalkFrame, WalkRequest,
 };
 use scenario::digest::{MemberDetail, MemberRequest};
 use scenario::Scenario;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::saved::{Unsaved, Write};
 use crate::ui::panel::Unanswered;
+use playground::saved::{Plan, Stored, Unsaved, Write};
 
 /// The files Trunk builds from `bin/worker.rs` (`index.html`'s `data-type="worker"` link; Trunk names
 /// them after the binary): the glue and the wasm.
@@ -61,10 +61,25 @@ struct Connection {
     walks: RefCell<Vec<WalkWait>>,
     /// Pastes being read for the Import dialog, by ticket.
     imports: RefCell<Vec<Waiting<u64, Reading>>>,
+    /// The tab's opening, links and kept scenarios being read, saves being planned, by ticket.
+    opens: RefCell<Vec<Waiting<u64, Result<Opened, String>>>>,
+    reads: RefCell<Vec<Waiting<u64, Result<Scenario, String>>>>,
+    plans: RefCell<Vec<Waiting<u64, Result<Plan, Unsaved>>>>,
+    /// Where answers go and failures are told, once the app listens ([`ComputeWorker::listen`]).
+    listener: RefCell<Listener>,
     /// Messages (writes, members, walks, pastes) asked for before every worker was listening (a
     /// worker would lose them), with the worker each goes to, sent once all are; `None` from then
     /// on.
     early: RefCell<Option<Vec<(usize, Bytes)>>>,
+}
+
+/// Where the workers' answers go, and why they stopped answering: the app's, once it listens; until
+/// then (the workers start before the app, to open the tab) a failure is kept for it.
+#[derive(Default)]
+struct Listener {
+    answer: Option<Rc<dyn Fn(Answer)>>,
+    failed: Option<Rc<dyn Fn(String)>>,
+    failure: Option<String>,
 }
 
 /// A message's bytes as it crosses (`work::Message`).
@@ -104,6 +119,15 @@ fn give_waiting<Q: PartialEq, A: Clone>(waiting: &RefCell<Vec<Waiting<Q, A>>>, q
     answered.into_iter().for_each(|(_, give)| give(answer.clone()));
 }
 
+/// Hands `answer` to the caller waiting for `ticket` (the answer is not cloned: one caller each).
+fn give_once<A>(waiting: &RefCell<Vec<Waiting<u64, A>>>, ticket: u64, answer: A) {
+    let at = waiting.borrow().iter().position(|(t, _)| *t == ticket);
+    if let Some(at) = at {
+        let (_, give) = waiting.borrow_mut().remove(at);
+        give(answer);
+    }
+}
+
 /// How many compute workers to run: one per core, up to one per share of the strategies. On one
 /// core a second worker would only take turns with the first, each holding its own copy of the
 /// group.
@@ -116,10 +140,16 @@ fn fleet_size() -> usize {
     }
 }
 
+impl PartialEq for ComputeWorker {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 impl ComputeWorker {
-    /// Starts the workers; `answer` receives their answers, `failed` why they stopped answering.
+    /// Starts the workers, before the app: the lead opens the tab ([`ComputeWorker::open`]).
     /// `None` when the browser starts no worker at all.
-    pub fn start(answer: impl Fn(Answer) + 'static, failed: impl Fn(String) + 'static) -> Option<ComputeWorker> {
+    pub fn start() -> Option<ComputeWorker> {
         let base = page_base();
         let directory = &base[..base.rfind('/').map_or(0, |i| i + 1)];
         let shares = Share::of_fleet(fleet_size());
@@ -143,27 +173,67 @@ impl ComputeWorker {
             next_ticket: Cell::new(0),
             walks: RefCell::default(),
             imports: RefCell::default(),
+            opens: RefCell::default(),
+            reads: RefCell::default(),
+            plans: RefCell::default(),
+            listener: RefCell::default(),
             early: RefCell::new(Some(Vec::new())),
         });
-        let answer: Rc<dyn Fn(Answer)> = Rc::new(answer);
-        let failed: Rc<dyn Fn(String)> = Rc::new(failed);
         let mut listeners = Vec::new();
         for (index, worker) in connection.workers.iter().enumerate() {
             let weak = Rc::downgrade(&connection);
-            let (give, fail) = (Rc::clone(&answer), Rc::clone(&failed));
             listeners.push(EventListener::new(worker, "message", move |event| {
                 let Some(connection) = weak.upgrade() else { return };
                 let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
-                connection.receive(index, event, &*give, &*fail);
+                connection.receive(index, event);
             }));
-            let stopped = Rc::clone(&failed);
+            let weak = Rc::downgrade(&connection);
             listeners.push(EventListener::new(worker, "error", move |event| {
+                let Some(connection) = weak.upgrade() else { return };
                 let message = event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_default();
-                stopped(format!("The results cannot be computed: the compute worker stopped ({message})."))
+                connection.stopped(format!("the compute worker stopped ({message})"));
             }));
         }
         connection.listeners.borrow_mut().extend(listeners);
         Some(ComputeWorker(connection))
+    }
+
+    /// The app listens: `answer` receives the answers, `failed` why the workers stopped answering
+    /// (at once, if they already did).
+    pub fn listen(&self, answer: impl Fn(Answer) + 'static, failed: impl Fn(String) + 'static) {
+        let failure = {
+            let mut listener = self.0.listener.borrow_mut();
+            listener.answer = Some(Rc::new(answer));
+            let failed: Rc<dyn Fn(String)> = Rc::new(failed);
+            listener.failed = Some(Rc::clone(&failed));
+            listener.failure.take().map(|why| (failed, why))
+        };
+        if let Some((failed, why)) = failure {
+            failed(why);
+        }
+    }
+
+    /// Asks the lead to open the tab (`work::OpenRequest`); `give` gets the opening, or why the
+    /// workers could not give one.
+    pub fn open(&self, request: OpenRequest, give: impl FnOnce(Result<Opened, String>) + 'static) {
+        let ticket = self.0.ticket();
+        self.0.opens.borrow_mut().push((ticket, Box::new(give)));
+        self.0.post(0, &Request::Open { ticket, request });
+    }
+
+    /// Asks the lead to read a scenario's text (a link pasted, a kept copy); `give` gets the
+    /// scenario, or why it does not open.
+    pub fn read(&self, text: Text, give: impl FnOnce(Result<Scenario, String>) + 'static) {
+        let ticket = self.0.ticket();
+        self.0.reads.borrow_mut().push((ticket, Box::new(give)));
+        self.0.post(0, &Request::Read { ticket, text });
+    }
+
+    /// Asks the lead to plan a save (`work::PlanRequest`); `give` gets the writes, or why not.
+    pub fn plan(&self, request: PlanRequest, give: impl FnOnce(Result<Plan, Unsaved>) + 'static) {
+        let ticket = self.0.ticket();
+        self.0.plans.borrow_mut().push((ticket, Box::new(give)));
+        self.0.post(0, &Request::Plan { ticket, request: Box::new(request) });
     }
 
     /// The page wants the last of `jobs` computed (and the workers to keep `keep`): sent now if the
@@ -315,11 +385,9 @@ pub fn open_file(text: String, give: impl FnOnce(Result<Scenario, String>) + 'st
             }
             replies.terminate();
             let reply = event.data().dyn_into::<web_sys::js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
-            let opened = match FileOpened::decode(&reply) {
-                Ok(FileOpened::Scenario(scenario)) => Ok(*scenario),
-                Ok(FileOpened::Refused(why)) => Err(why),
-                Err(e) => Err(format!("the file reader's answer could not be read: {e}")),
-            };
+            let opened = ReadScenario::decode(&reply)
+                .map_err(|e| format!("the file reader's answer could not be read: {e}"))
+                .and_then(ReadScenario::into_result);
             if let Some(give) = answered.take() {
                 give(opened);
             }
@@ -448,8 +516,40 @@ impl Connection {
         ticket
     }
 
+    /// The workers stopped: the app is told (or, before it listens, will be), and whatever waits
+    /// for the opening, a read or a plan hears why.
+    fn stopped(&self, why: String) {
+        let failed = {
+            let mut listener = self.listener.borrow_mut();
+            let failed = listener.failed.clone();
+            if failed.is_none() {
+                listener.failure = Some(format!("The results cannot be computed: {why}."));
+            }
+            failed
+        };
+        if let Some(failed) = failed {
+            failed(format!("The results cannot be computed: {why}."));
+        }
+        self.opens.take().into_iter().for_each(|(_, give)| give(Err(why.clone())));
+        self.reads.take().into_iter().for_each(|(_, give)| give(Err(why.clone())));
+        self.plans.take().into_iter().for_each(|(_, give)| give(Err(Unsaved::NotWritten(why.clone()))));
+    }
+
     /// Worker `worker`'s message.
-    fn receive(&self, worker: usize, event: &web_sys::MessageEvent, answer: &dyn Fn(Answer), failed: &dyn Fn(String)) {
+    fn receive(&self, worker: usize, event: &web_sys::MessageEvent) {
+        let (answer, failed) = {
+            let listener = self.listener.borrow();
+            (listener.answer.clone(), listener.failed.clone())
+        };
+        let answer = |whole: Answer| {
+            if let Some(answer) = &answer {
+                answer(whole);
+            }
+        };
+        let failed = |why: String| match &failed {
+            Some(failed) => failed(why),
+            None => self.listener.borrow_mut().failure = Some(why),
+        };
         mark("answer:received");
         let bytes = event.data().dyn_into::<web_sys::js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
         let reply = Reply::decode(&bytes);
@@ -495,6 +595,10 @@ impl Connection {
             Ok(Reply::Walk { request, frame }) => give_waiting(&self.walks, &request, frame),
             // Nor is a paste read.
             Ok(Reply::Imported { ticket, reading }) => give_waiting(&self.imports, &ticket, *reading),
+            // Nor the tab's opening, a scenario's text read or a save planned.
+            Ok(Reply::Opened { ticket, opened }) => give_once(&self.opens, ticket, Ok(*opened)),
+            Ok(Reply::Read { ticket, scenario }) => give_once(&self.reads, ticket, scenario.into_result()),
+            Ok(Reply::Planned { ticket, plan }) => give_once(&self.plans, ticket, plan.map(|plan| *plan)),
             Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
             Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
         }
@@ -583,62 +687,6 @@ pub fn fragment() -> String {
     window().and_then(|w| w.location().hash().ok()).map(|h| h.trim_start_matches('#').to_string()).unwrap_or_default()
 }
 
-/// The scenario a link's fragment holds: [`scenario::link::decode`]'s steps and refusals, with the
-/// browser's own inflater (`DecompressionStream`) in the middle, so that the page's download holds
-/// none (issue 9: miniz_oxide and its tables were 8.6 KB of the page's gzip). A few microtasks
-/// later than reading it in place; never a worker's wait.
-pub async fn read_link(fragment: &str) -> Result<Scenario, scenario::link::LinkError> {
-    let deflated = scenario::link::deflated(fragment)?;
-    let json = inflate(&deflated.bytes).await?;
-    scenario::link::read(deflated.version, &json)
-}
-
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// The browser's inflater (web-sys has it only behind `web_sys_unstable_apis`).
-    type DecompressionStream;
-    #[wasm_bindgen(constructor, catch)]
-    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
-    #[wasm_bindgen(method, getter)]
-    fn readable(this: &DecompressionStream) -> web_sys::ReadableStream;
-    #[wasm_bindgen(method, getter)]
-    fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
-}
-
-/// Raw deflate inflated by the browser, read chunk by chunk and stopped past
-/// [`scenario::link::MAX_INFLATED`], as [`scenario::link::inflate`] stops.
-async fn inflate(deflated: &[u8]) -> Result<Vec<u8>, scenario::link::LinkError> {
-    use scenario::link::{LinkError, MAX_INFLATED};
-    use wasm_bindgen_futures::JsFuture;
-    use web_sys::js_sys::{Array, Uint8Array};
-    use web_sys::{ReadableStreamDefaultReader, ReadableStreamReadResult};
-
-    let why = |error: JsValue| {
-        let message = web_sys::js_sys::Reflect::get(&error, &JsValue::from_str("message")).ok();
-        message.and_then(|m| m.as_string()).unwrap_or_else(|| "it does not inflate".into())
-    };
-    let damaged = |error| LinkError::Damaged(why(error));
-    let input = web_sys::Blob::new_with_u8_array_sequence(&Array::of1(&Uint8Array::from(deflated))).map_err(damaged)?;
-    let inflater = DecompressionStream::new("deflate-raw").map_err(|e| LinkError::NoInflater(why(e)))?;
-    let pair = web_sys::ReadableWritablePair::new(&inflater.readable(), &inflater.writable());
-    let reader: ReadableStreamDefaultReader = input.stream().pipe_through(&pair).get_reader().unchecked_into();
-    let mut json = Vec::new();
-    loop {
-        let chunk: ReadableStreamReadResult = JsFuture::from(reader.read()).await.map_err(damaged)?.unchecked_into();
-        if chunk.get_done().unwrap_or(true) {
-            return Ok(json);
-        }
-        let bytes = Uint8Array::new(&chunk.get_value());
-        let at = json.len();
-        if at + bytes.length() as usize > MAX_INFLATED {
-            let _ = reader.cancel();
-            return Err(LinkError::TooLarge);
-        }
-        json.resize(at + bytes.length() as usize, 0);
-        bytes.copy_to(&mut json[at..]);
-    }
-}
-
 /// Whether the page was opened as an embed (`?embed`).
 pub fn is_embed() -> bool {
     window()
@@ -665,10 +713,20 @@ pub fn stored(key: &str) -> Option<String> {
     storage()?.get_item(key).ok().flatten()
 }
 
-/// Every key in storage.
-pub fn stored_keys() -> Vec<String> {
-    let Some(storage) = storage() else { return Vec::new() };
-    (0..storage.length().unwrap_or(0)).filter_map(|i| storage.key(i).ok().flatten()).collect()
+/// What storage holds under the playground's keys (`saved::is_ours`), for the worker to read.
+pub fn stored_site() -> Stored {
+    let Some(storage) = storage() else { return Stored::default() };
+    let keys = (0..storage.length().unwrap_or(0)).filter_map(|i| storage.key(i).ok().flatten());
+    Stored(
+        keys.filter(|key| playground::saved::is_ours(key))
+            .filter_map(|key| Some((key.clone(), storage.get_item(&key).ok().flatten()?)))
+            .collect(),
+    )
+}
+
+/// What storage holds under `keys`.
+pub fn stored_texts(keys: &[&str]) -> Stored {
+    Stored(keys.iter().filter_map(|key| Some((key.to_string(), stored(key)?))).collect())
 }
 
 /// Runs `writes` in order, stopping at the first the browser refuses: how many ran, and why the

@@ -2,31 +2,40 @@
 //!
 //! `state` holds the one model and its reducer, `computed` (shared with the compute worker,
 //! `bin/worker.rs`, through `work`'s messages) what follows from it, `saved` the work kept in this
-//! browser (plain logic), `ui` the components that render it, `browser` the worker, URL, storage
-//! and clipboard; `app` ties them together.
+//! browser (plain logic, run in the worker), `ui` the components that render it, `browser` the
+//! worker, URL, storage and clipboard; `app` ties them together.
 
 mod app;
 mod browser;
-mod saved;
 mod state;
 mod ui;
 
 use playground::computed;
+use playground::work::{OpenRequest, Opened};
 
 fn main() {
-    let fragment = browser::fragment();
-    if fragment.is_empty() {
-        start(app::Opened::default());
-        return;
-    }
-    // A link is inflated by the browser (`browser::read_link`), a few microtasks away: the page
-    // says what it is doing meanwhile, and the app's first render replaces it.
+    // The tab opens on what the lead compute worker reads of its link, or of the saved work, or
+    // the first preset (`work::OpenRequest`): the page links no reader of links or scenario files
+    // (issue 9). The workers start with the page anyway; the page says what it does meanwhile,
+    // and the app's first render replaces it.
     if let Some(root) = gloo::utils::document().get_element_by_id("page") {
-        root.set_text_content(Some("Opening the link…"));
+        let fragment = !browser::fragment().is_empty();
+        root.set_text_content(Some(if fragment { "Opening the link…" } else { "Opening…" }));
     }
-    yew::platform::spawn_local(async move {
-        let link = browser::read_link(&fragment).await;
-        start(app::Opened { link: Some(std::rc::Rc::new(link)) });
+    let Some(worker) = browser::ComputeWorker::start() else {
+        return start(app::Opened { worker: None, opened: None });
+    };
+    let fragment = browser::fragment();
+    let request = OpenRequest {
+        link: (!fragment.is_empty()).then_some(fragment),
+        // An embed reads and writes no storage.
+        stored: if browser::is_embed() { Default::default() } else { browser::stored_site() },
+        fresh_id: browser::fresh_id(),
+        now: browser::now(),
+    };
+    let lead = worker.clone();
+    lead.open(request, move |opened: Result<Opened, String>| {
+        start(app::Opened { worker: Some(worker), opened: Some(std::rc::Rc::new(opened)) });
     });
 }
 

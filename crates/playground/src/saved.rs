@@ -5,6 +5,9 @@
 //!
 //! Plain functions over plain data: what storage holds comes in through a reader, what to write
 //! goes out as a list of [`Write`]s; `browser.rs` reads and writes, `ui/saved.rs` shows the outcome.
+//! They run in the compute worker (`work::Request::Open`, `work::Request::Plan`), which reads the
+//! saved JSON, so that the page links no reader of scenario files (issue 9); the page hands it
+//! what storage holds ([`Stored`]) and gets the opening or the writes back.
 //!
 //! Storage (`localStorage`, this site's only):
 //! - [`WORK_KEY`]: the scenario worked on last, as its JSON file (what earlier versions saved);
@@ -76,21 +79,22 @@ impl Default for Index {
 }
 
 /// A scenario and its entry.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kept {
     pub entry: Entry,
+    #[serde(with = "scenario::packed")]
     pub scenario: Scenario,
 }
 
 /// Saved work this version cannot read, exactly as stored.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unreadable {
     pub text: String,
     pub why: String,
 }
 
 /// One tab's side of the history: the entry it works on and what it last wrote.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Session {
     pub id: String,
     pub origin: Origin,
@@ -122,7 +126,7 @@ impl Session {
 }
 
 /// Why the work was not saved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Unsaved {
     /// The page may not use storage at all (site data blocked, storage switched off).
     Unavailable,
@@ -171,7 +175,7 @@ fn megabytes(bytes: usize) -> String {
 }
 
 /// One storage write; a plan's writes run in order and stop at the first that fails.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Write {
     Set { key: String, value: String },
     Remove { key: String },
@@ -244,8 +248,9 @@ fn work_entry(index: &Index, work_hash: &str, scenario: Option<&Scenario>, size:
 }
 
 /// What a tab opens on, and what it tells the person.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Opening {
+    #[serde(with = "scenario::packed")]
     pub scenario: Scenario,
     pub session: Session,
     /// The saved work a link was opened over: kept, one click away.
@@ -316,7 +321,7 @@ pub fn open(
 }
 
 /// The writes that save `scenario` (as `json`) for `session`, and what storage holds after them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub writes: Vec<Write>,
     /// The position in `writes` of the work's own write (none: saved beside unreadable work).
@@ -326,11 +331,12 @@ pub struct Plan {
     pub index: Index,
 }
 
-/// Plans a save. `fresh_id` names this tab's entry anew if another tab wrote the same one since.
+/// Plans a save of a scenario titled `title` ([`title_of`]), written as `json`. `fresh_id` names
+/// this tab's entry anew if another tab wrote the same one since.
 pub fn plan_save(
     read: &dyn Fn(&str) -> Option<String>,
     session: &Session,
-    scenario: &Scenario,
+    title: &str,
     json: &str,
     now: f64,
     fresh_id: String,
@@ -363,7 +369,7 @@ pub fn plan_save(
     }
     let mine = Entry {
         id: session.id.clone(),
-        title: title_of(scenario),
+        title: title.to_string(),
         origin: session.origin,
         opened: session.opened,
         saved: now,
@@ -422,6 +428,28 @@ fn within_budget(kept: &mut Vec<Entry>) -> Vec<Entry> {
         keep = i + 1;
     }
     kept.split_off(keep)
+}
+
+/// What this site's storage holds, as the page read it: the playground's keys and their texts,
+/// for the worker to open or plan a save from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stored(pub Vec<(String, String)>);
+
+impl Stored {
+    /// The text stored under `key`.
+    pub fn read(&self, key: &str) -> Option<String> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, text)| text.clone())
+    }
+
+    /// The keys stored.
+    pub fn keys(&self) -> Vec<String> {
+        self.0.iter().map(|(key, _)| key.clone()).collect()
+    }
+}
+
+/// Whether `key` is one of the playground's (the work, the index, a kept scenario).
+pub fn is_ours(key: &str) -> bool {
+    key == WORK_KEY || key == INDEX_KEY || key.starts_with(KEPT_PREFIX)
 }
 
 /// Keys under [`KEPT_PREFIX`] that the index does not list (left by a save cut short).
@@ -513,7 +541,7 @@ mod tests {
             self.ids += 1;
             let json = scenario::to_json(&self.scenario);
             let fresh = format!("{}-fork{}", self.session.id, self.ids);
-            let plan = plan_save(&self.storage.read(), &self.session, &self.scenario, &json, 2.0, fresh)?;
+            let plan = plan_save(&self.storage.read(), &self.session, &title_of(&self.scenario), &json, 2.0, fresh)?;
             let ran = self.storage.run(&plan.writes);
             if plan.work_write.is_some_and(|w| ran > w) {
                 self.session = plan.session;

@@ -27,6 +27,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::computed::Computed;
+use crate::saved::{self, Opening, Plan, Session, Stored, Unsaved};
 
 /// A scenario's number: each scenario the page shows gets the next one.
 pub type Version = u64;
@@ -118,6 +119,15 @@ pub enum Request {
     },
     /// Read a paste in the Import dialog; `ticket` comes back with the reading.
     Import { ticket: u64, request: ImportRequest },
+    /// Open a tab on its link, the saved work or the first preset ([`OpenRequest::open`]): the
+    /// page links no reader of links or scenario files (issue 9), so its first scenario comes from
+    /// here. `ticket` comes back with the opening.
+    Open { ticket: u64, request: OpenRequest },
+    /// Read a scenario's text ([`Text::read`]): a link pasted into an open tab, a kept scenario
+    /// switched back to.
+    Read { ticket: u64, text: Text },
+    /// Plan a save over what storage holds ([`PlanRequest::plan`]), which reads another tab's work.
+    Plan { ticket: u64, request: Box<PlanRequest> },
 }
 
 /// The worker to the page.
@@ -141,6 +151,12 @@ pub enum Reply {
     Walk { request: WalkRequest, frame: Result<WalkFrame, String> },
     /// A paste read for [`Request::Import`]'s `ticket`.
     Imported { ticket: u64, reading: Box<Reading> },
+    /// A tab's opening, for [`Request::Open`]'s `ticket`.
+    Opened { ticket: u64, opened: Box<Opened> },
+    /// A scenario's text read, for [`Request::Read`]'s `ticket`.
+    Read { ticket: u64, scenario: ReadScenario },
+    /// A save planned, for [`Request::Plan`]'s `ticket`.
+    Planned { ticket: u64, plan: Result<Box<Plan>, Unsaved> },
     /// A message the worker could not read (a page and a worker of different builds).
     Unreadable(String),
 }
@@ -242,18 +258,135 @@ impl ImportRequest {
 /// reader (`bin/reader.rs`): a consumer-protocol line is refused where `kap batch` refuses it,
 /// which runs the coordinator's assignors, so neither the page nor the compute worker links the
 /// rulebook for lines (issue 9: a smaller page; the reader loads only when a file is imported).
-pub fn open_file(text: &str) -> FileOpened {
-    match scenario::read_file(text) {
-        Ok(scenario) => FileOpened::Scenario(Box::new(scenario)),
-        Err(e) => FileOpened::Refused(e.to_string()),
+pub fn open_file(text: &str) -> ReadScenario {
+    ReadScenario::of(scenario::read_file(text))
+}
+
+/// A scenario read from its text, or why it does not open: the file reader's reply
+/// ([`open_file`]) and [`Reply::Read`]'s, the scenario in the binary form.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum ReadScenario {
+    Scenario(#[serde(with = "scenario::packed")] Box<Scenario>),
+    Refused(String),
+}
+
+impl ReadScenario {
+    fn of<E: std::fmt::Display>(read: Result<Scenario, E>) -> ReadScenario {
+        match read {
+            Ok(scenario) => ReadScenario::Scenario(Box::new(scenario)),
+            Err(e) => ReadScenario::Refused(e.to_string()),
+        }
+    }
+
+    /// The scenario, or why it does not open.
+    pub fn into_result(self) -> Result<Scenario, String> {
+        match self {
+            ReadScenario::Scenario(scenario) => Ok(*scenario),
+            ReadScenario::Refused(why) => Err(why),
+        }
     }
 }
 
-/// The file reader's reply ([`open_file`]), as it crosses: the scenario in the binary form.
-#[derive(Debug, Serialize, Deserialize)]
-pub enum FileOpened {
-    Scenario(#[serde(with = "scenario::packed")] Box<Scenario>),
-    Refused(String),
+/// What a tab opens on: the link in its address (`link`, the fragment), else what storage holds
+/// (`stored`: none in an embed), else the first preset; `fresh_id` and `now` name a new entry.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OpenRequest {
+    pub link: Option<String>,
+    pub stored: Stored,
+    pub fresh_id: String,
+    pub now: f64,
+}
+
+/// A tab's opening ([`saved::open`]), why its link did not open (if it did not), the kept copies
+/// the index does not list (a save cut short), and the presets for the menu.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Opened {
+    pub opening: Opening,
+    pub problem: Option<String>,
+    pub orphans: Vec<String>,
+    pub presets: Vec<OpenedPreset>,
+}
+
+/// A preset as the page offers it: the scenario it opens on (`presets/opened/`), checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenedPreset {
+    pub id: String,
+    pub title: String,
+    #[serde(with = "scenario::packed")]
+    pub scenario: Scenario,
+}
+
+impl OpenRequest {
+    /// Opens the tab: the link read as `kap` reads it (`link::decode`, the frozen corpora's
+    /// rules), the saved work and kept copies as `saved` reads them.
+    pub fn open(&self) -> Opened {
+        let (link, problem) = match self.link.as_deref().map(scenario::link::decode) {
+            None => (None, None),
+            Some(Ok(scenario)) => match scenario::validate::errors(&scenario).first() {
+                None => (Some(scenario), None),
+                Some(why) => (None, Some(format!("This link's scenario cannot run: {why}"))),
+            },
+            Some(Err(e)) => (None, Some(e.to_string())),
+        };
+        let presets: Vec<OpenedPreset> = scenario::presets::all()
+            .into_iter()
+            .filter_map(|p| {
+                let scenario = p.scenario().ok()?;
+                Some(OpenedPreset { id: p.id.to_string(), title: p.title, scenario })
+            })
+            .collect();
+        let first_preset = || presets.first().map(|p| p.scenario.clone()).unwrap_or_default();
+        let read = |key: &str| self.stored.read(key);
+        let opening = saved::open(&read, link, self.fresh_id.clone(), self.now, first_preset);
+        let instead = if opening.opened_saved {
+            "Your saved work is shown instead, unchanged"
+        } else {
+            "A preset is shown instead"
+        };
+        let index = read(saved::INDEX_KEY).and_then(|text| saved::read_index(&text).ok());
+        let orphans = index.map(|index| saved::orphans(&index, &self.stored.keys())).unwrap_or_default();
+        Opened { opening, problem: problem.map(|why| format!("{why}. {instead}.")), orphans, presets }
+    }
+}
+
+/// A scenario's text, to read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Text {
+    /// A link's fragment.
+    Link(String),
+    /// A saved copy's JSON.
+    Saved(String),
+}
+
+impl Text {
+    /// The scenario, or why it does not open (a link's scenario that cannot run opens: the page
+    /// says so in its own words).
+    pub fn read(&self) -> ReadScenario {
+        match self {
+            Text::Link(fragment) => ReadScenario::of(scenario::link::decode(fragment)),
+            Text::Saved(json) => ReadScenario::of(saved::read_scenario(json)),
+        }
+    }
+}
+
+/// A save to plan: what storage holds of the work and the index, this tab's session, and the
+/// scenario's title and JSON ([`saved::plan_save`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanRequest {
+    pub stored: Stored,
+    pub session: Session,
+    pub title: String,
+    pub json: String,
+    pub now: f64,
+    pub fresh_id: String,
+}
+
+impl PlanRequest {
+    /// The writes that save the scenario, or why it cannot be saved.
+    pub fn plan(&self) -> Result<Box<Plan>, Unsaved> {
+        let read = |key: &str| self.stored.read(key);
+        saved::plan_save(&read, &self.session, &self.title, &self.json, self.now, self.fresh_id.clone()).map(Box::new)
+    }
 }
 
 /// A worker's settled part as it crosses to the worker that writes it ([`PartText`]): JSON text,
@@ -287,7 +420,7 @@ pub trait Message: Serialize + DeserializeOwned {
 
 impl Message for Request {}
 impl Message for Reply {}
-impl Message for FileOpened {}
+impl Message for ReadScenario {}
 
 /// A previous assignment in an [`Answer`]: its fields in order, none skipped (the scenario file's
 /// form leaves out empty `generations`, which a format without field names cannot tell). Read on
@@ -1032,11 +1165,7 @@ mod tests {
     fn a_file_opens_in_the_reader_or_says_why_not() {
         let opened = |text: &str| {
             let reply = open_file(text).encode().unwrap_or_default();
-            match FileOpened::decode(&reply) {
-                Ok(FileOpened::Scenario(scenario)) => Ok(*scenario),
-                Ok(FileOpened::Refused(why)) => Err(why),
-                Err(e) => panic!("{e}"),
-            }
+            ReadScenario::decode(&reply).unwrap_or_else(|e| panic!("{e}")).into_result()
         };
         let sticky = preset("sticky-crash-c1");
         assert_eq!(opened(&scenario::to_json(&sticky)), Ok(sticky));
@@ -1054,6 +1183,116 @@ mod tests {
 
     fn preset(id: &str) -> Scenario {
         scenario::presets::find(id).and_then(|p| p.scenario().ok()).unwrap_or_default()
+    }
+
+    /// A message crossed to the page and read back there.
+    fn crossed(reply: Reply) -> Reply {
+        Reply::decode(&reply.encode().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The opening the worker gives a tab, as the page reads it.
+    fn opened(link: Option<String>, stored: &[(&str, String)]) -> Opened {
+        let stored = Stored(stored.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
+        let request = OpenRequest { link, stored, fresh_id: "fresh".into(), now: 1.0 };
+        match crossed(Reply::Opened { ticket: 3, opened: Box::new(request.open()) }) {
+            Reply::Opened { ticket: 3, opened } => *opened,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A tab opens in the worker on what the page opened on when it read them itself: the link
+    /// (as `kap link` wrote it), else the saved work, else the first preset; a link that does not
+    /// open says why and what is shown instead; the presets come with it, each its stored file.
+    #[test]
+    fn a_tab_opens_on_its_link_its_saved_work_or_the_first_preset() {
+        let (linked, saved_work) = (preset("sticky-crash-c1"), preset("range-imbalance"));
+        let link = scenario::link::encode(&linked);
+        let work = [(saved::WORK_KEY, scenario::to_json(&saved_work))];
+
+        let on_link = opened(Some(link.clone()), &work);
+        assert_eq!(on_link.opening.scenario, linked);
+        assert_eq!(on_link.opening.previous.map(|kept| kept.scenario), Some(saved_work.clone()), "kept, offered back");
+        assert_eq!(on_link.problem, None);
+
+        let on_work = opened(None, &work);
+        assert_eq!(on_work.opening.scenario, saved_work);
+        assert!(on_work.opening.opened_saved);
+
+        let damaged = opened(Some(format!("{}!", &link[..link.len() / 2])), &work);
+        assert_eq!(damaged.opening.scenario, saved_work);
+        let problem = damaged.problem.unwrap_or_default();
+        assert!(problem.starts_with("this link is damaged"), "{problem}");
+        assert!(problem.ends_with("Your saved work is shown instead, unchanged."), "{problem}");
+
+        let fresh = opened(None, &[]);
+        let presets = scenario::presets::all();
+        assert_eq!(fresh.presets.len(), presets.len());
+        for (offered, preset) in fresh.presets.iter().zip(&presets) {
+            assert_eq!((offered.id.as_str(), &offered.title), (preset.id, &preset.title));
+            assert_eq!(Some(&offered.scenario), preset.scenario().ok().as_ref());
+        }
+        assert_eq!(fresh.opening.scenario, fresh.presets[0].scenario);
+        assert!(!fresh.opening.opened_saved);
+    }
+
+    /// Saved work this version cannot read stays unread and is said so; a kept copy the index does
+    /// not list (a save cut short) is found for the page to remove; a large group's saved copy
+    /// (format 2) crosses whole, its previous assignment included.
+    #[test]
+    fn saved_copies_open_in_the_worker_as_saved() {
+        let cut = [(saved::WORK_KEY, "{\"topics\": [".to_string())];
+        let unreadable = opened(None, &cut);
+        assert_eq!(unreadable.opening.unreadable.map(|u| u.text), Some(cut[0].1.clone()));
+        let stray = saved::kept_key("stray");
+        let index = r#"{"version":1,"kept":[]}"#.to_string();
+        let orphaned = opened(None, &[(saved::INDEX_KEY, index), (stray.as_str(), "{}".into())]);
+        assert_eq!(orphaned.orphans, [stray]);
+
+        let names: Vec<String> = (0..20).map(|t| format!("topic{t}")).collect();
+        let consumers = (0..120)
+            .map(|i| {
+                scenario::ConsumerSpec::new(format!("c{i}"), &names.iter().map(String::as_str).collect::<Vec<_>>())
+            })
+            .collect();
+        let topics = names.iter().map(|n| scenario::TopicSpec::new(n.as_str(), 50)).collect();
+        let fresh = Scenario { topics, consumers, ..Scenario::default() };
+        let large = Report::new(&fresh).settled(&fresh);
+        assert_eq!(large.form(), scenario::Form::Compact);
+        let json = scenario::to_json(&large);
+        let reopened = opened(None, &[(saved::WORK_KEY, json.clone())]);
+        assert_eq!(Ok(reopened.opening.scenario), scenario::read_file(&json));
+    }
+
+    /// A link pasted into an open tab and a kept copy switched back to are read in the worker, as
+    /// at the opening.
+    #[test]
+    fn a_pasted_link_and_a_kept_copy_are_read_in_the_worker() {
+        let read = |text: Text| match crossed(Reply::Read { ticket: 1, scenario: text.read() }) {
+            Reply::Read { ticket: 1, scenario } => scenario.into_result(),
+            other => panic!("{other:?}"),
+        };
+        let linked = preset("sticky-crash-c1");
+        assert_eq!(read(Text::Link(scenario::link::encode(&linked))), Ok(linked.clone()));
+        assert_eq!(read(Text::Saved(scenario::to_json(&linked))), Ok(linked));
+        assert!(read(Text::Link("v1.AAAA".into())).is_err_and(|why| why.starts_with("this link is damaged")));
+        assert!(read(Text::Saved("{".into())).is_err_and(|why| why.starts_with("it was cut short")));
+    }
+
+    /// A save planned in the worker keeps what another tab saved, as `saved::plan_save` does.
+    #[test]
+    fn a_save_is_planned_in_the_worker() {
+        let (theirs, mine) = (preset("range-imbalance"), preset("sticky-crash-c1"));
+        let stored = Stored(vec![(saved::WORK_KEY.to_string(), scenario::to_json(&theirs))]);
+        let session = Session::new("mine".into(), saved::Origin::Own, 1.0);
+        let json = scenario::to_json(&mine);
+        let request =
+            PlanRequest { stored, session, title: saved::title_of(&mine), json, now: 2.0, fresh_id: "x".into() };
+        let plan = match crossed(Reply::Planned { ticket: 4, plan: request.plan() }) {
+            Reply::Planned { ticket: 4, plan } => plan.unwrap_or_else(|why| panic!("{why}")),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(plan.index.kept.iter().map(|e| e.title.as_str()).collect::<Vec<_>>(), [theirs.title.as_str()]);
+        assert_eq!(plan.index.work.map(|e| e.title), Some(mine.title));
     }
 
     /// The worker's answer for a chain of versions is the report of the scenario built the way the

@@ -57,6 +57,9 @@ fn main() {
             Ok(Request::Import { ticket, request }) => {
                 Some(Reply::Imported { ticket, reading: Box::new(request.read()) })
             }
+            Ok(Request::Open { ticket, request }) => Some(Reply::Opened { ticket, opened: Box::new(request.open()) }),
+            Ok(Request::Read { ticket, text }) => Some(Reply::Read { ticket, scenario: text.read() }),
+            Ok(Request::Plan { ticket, request }) => Some(Reply::Planned { ticket, plan: request.plan() }),
             Err(error) => Some(Reply::Unreadable(error.to_string())),
         };
         if let Some(reply) = reply {

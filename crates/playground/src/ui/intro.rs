@@ -1,7 +1,6 @@
 //! The scenario's title and notes, and whether the group is still the one its preset's notes
 //! describe.
 
-use scenario::presets;
 use yew::prelude::*;
 
 use crate::ui::{rendered, Store};
@@ -13,7 +12,7 @@ pub fn Intro() -> Html {
     let s = &store.scenario;
     // The group of the preset whose title the scenario carries, as the preset opens (once per title).
     let preset = use_memo(s.title.clone(), |title| {
-        presets::all().into_iter().find(|p| p.title == *title).and_then(|p| p.scenario().ok())
+        crate::ui::presets().iter().find(|p| p.title == *title).map(|p| p.scenario.clone())
     });
     if s.title.is_empty() && s.notes.is_empty() {
         return html! {};

@@ -8,8 +8,10 @@ use std::rc::Rc;
 use scenario::Scenario;
 use yew::prelude::*;
 
-use crate::browser;
-use crate::saved::{self, Entry, Kept, Opening, Origin, Session, Unreadable, Unsaved};
+use playground::saved::{self, Entry, Opening, Origin, Session, Unreadable, Unsaved};
+use playground::work::{PlanRequest, Text};
+
+use crate::browser::{self, ComputeWorker};
 use crate::state::Action;
 use crate::ui::dialog::Dialog;
 use crate::ui::share::Writer;
@@ -22,7 +24,7 @@ pub struct Status {
     pub unsaved: Option<Unsaved>,
     pub unreadable: Option<Rc<Unreadable>>,
     /// The scenario a link (or another load) replaced, offered back; `opened` is what replaced it.
-    pub previous: Option<(Rc<Kept>, String)>,
+    pub previous: Option<(Rc<Offered>, String)>,
     /// The kept entries, the most recently left first.
     pub kept: Rc<Vec<Entry>>,
 }
@@ -30,7 +32,7 @@ pub struct Status {
 pub enum StatusAction {
     Saved(Vec<Entry>),
     Unsaved(Unsaved),
-    Previous(Option<(Rc<Kept>, String)>),
+    Previous(Option<(Rc<Offered>, String)>),
     ForgetUnreadable,
 }
 
@@ -64,17 +66,42 @@ impl Status {
         Status {
             unsaved: None,
             unreadable: opening.unreadable.clone().map(Rc::new),
-            previous: opening.previous.clone().map(|kept| (Rc::new(kept), opened)),
+            previous: opening.previous.clone().map(|kept| {
+                (Rc::new(Offered { entry: kept.entry, back: Back::Scenario(Box::new(kept.scenario)) }), opened)
+            }),
             kept: Rc::new(opening.kept.clone()),
         }
     }
 }
+
+/// A scenario offered back ("Switch back"): its entry, and what opens it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offered {
+    pub entry: Entry,
+    pub back: Back,
+}
+
+/// What a scenario offered back opens on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Back {
+    /// The scenario itself (as the opening read it, or as it was on screen).
+    Scenario(Box<Scenario>),
+    /// Its JSON as this tab saved it, read by the worker when switched to: a big group's previous
+    /// assignment is only there (the page's scenario leaves it to the compute worker).
+    Saved(String),
+}
+
+/// How many times a save is planned again when another tab wrote meanwhile.
+const PLAN_TRIES: usize = 3;
 
 /// This tab's session and the status, shared through a context.
 #[derive(Clone)]
 pub struct Keeper {
     session: Rc<RefCell<Session>>,
     pub status: UseReducerHandle<Status>,
+    /// The lead compute worker, which reads saved copies and plans saves (`saved`'s logic): the
+    /// page links no reader of scenario files (issue 9).
+    worker: Option<ComputeWorker>,
     /// The scenario this tab saved last, as saved: a big group's previous assignment is only
     /// there (the page's scenario leaves it to the compute worker).
     last_saved: Rc<RefCell<Option<Saved>>>,
@@ -90,27 +117,51 @@ impl PartialEq for Keeper {
 }
 
 impl Keeper {
-    pub fn new(session: Rc<RefCell<Session>>, status: UseReducerHandle<Status>) -> Keeper {
-        Keeper { session, status, last_saved: Rc::default() }
+    pub fn new(
+        session: Rc<RefCell<Session>>,
+        status: UseReducerHandle<Status>,
+        worker: Option<ComputeWorker>,
+    ) -> Keeper {
+        Keeper { session, status, worker, last_saved: Rc::default() }
     }
 
     /// Saves the work, `scenario` written whole as `json` (`ui::share::Writer`), keeping what it
-    /// replaces; says so when it cannot.
+    /// replaces; says so when it cannot. The worker plans the writes over what storage holds (it
+    /// reads another tab's work there); should storage change meanwhile, it plans again.
     pub fn save(&self, scenario: &Rc<Scenario>, json: &str) {
-        let session = self.session.borrow().clone();
-        let planned = saved::plan_save(&browser::stored, &session, scenario, json, browser::now(), browser::fresh_id());
-        let plan = match planned {
-            Ok(plan) => plan,
-            Err(why) => return self.status.dispatch(StatusAction::Unsaved(why)),
+        self.plan_and_store(Rc::clone(scenario), json.to_string(), PLAN_TRIES);
+    }
+
+    fn plan_and_store(&self, scenario: Rc<Scenario>, json: String, tries: usize) {
+        let Some(worker) = &self.worker else { return };
+        let planned_over = || browser::stored_texts(&[saved::INDEX_KEY, saved::WORK_KEY]);
+        let stored = planned_over();
+        let request = PlanRequest {
+            stored: stored.clone(),
+            session: self.session.borrow().clone(),
+            title: saved::title_of(&scenario),
+            json: json.clone(),
+            now: browser::now(),
+            fresh_id: browser::fresh_id(),
         };
-        let (ran, refused) = browser::store(&plan.writes);
-        if plan.work_write.map_or(refused.is_none(), |at| ran > at) {
-            *self.session.borrow_mut() = plan.session;
-            *self.last_saved.borrow_mut() = Some((Rc::clone(scenario), json.to_string()));
-        }
-        self.status.dispatch(match refused {
-            Some(why) => StatusAction::Unsaved(why),
-            None => StatusAction::Saved(plan.index.kept),
+        let keeper = self.clone();
+        worker.plan(request, move |planned| {
+            if tries > 1 && planned_over() != stored {
+                return keeper.plan_and_store(scenario, json, tries - 1);
+            }
+            let plan = match planned {
+                Ok(plan) => plan,
+                Err(why) => return keeper.status.dispatch(StatusAction::Unsaved(why)),
+            };
+            let (ran, refused) = browser::store(&plan.writes);
+            if plan.work_write.map_or(refused.is_none(), |at| ran > at) {
+                *keeper.session.borrow_mut() = plan.session;
+                *keeper.last_saved.borrow_mut() = Some((scenario, json));
+            }
+            keeper.status.dispatch(match refused {
+                Some(why) => StatusAction::Unsaved(why),
+                None => StatusAction::Saved(plan.index.kept),
+            });
         });
     }
 
@@ -127,61 +178,83 @@ impl Keeper {
         self.status.dispatch(StatusAction::Previous(None));
     }
 
-    /// The scenario on screen, as a kept entry would describe it (for the banner after a load):
-    /// as this tab saved it, when it did, so that switching back brings its history back too.
-    /// Not saved yet (an edit a moment before), it is measured as it crosses to the worker: the
-    /// page writes no scenario file (issue 9).
-    pub fn current(&self, scenario: &Rc<Scenario>) -> Kept {
+    /// The scenario on screen, offered back after a load: as this tab saved it, when it did, so
+    /// that switching back brings its history back too; else as it is on screen (an edit a moment
+    /// before, not saved yet: the page writes no scenario file, issue 9, so its entry gives no
+    /// size or hash, which switching back does not use).
+    pub fn current(&self, scenario: &Rc<Scenario>) -> Offered {
         let session = self.session.borrow();
-        let saved = self
-            .last_saved
-            .borrow()
-            .as_ref()
-            .filter(|(s, _)| Rc::ptr_eq(s, scenario))
-            .and_then(|(_, json)| Some((json.clone(), saved::read_scenario(json).ok()?)));
-        let (json, scenario) = saved
-            .unwrap_or_else(|| (playground::work::to_message(&**scenario).unwrap_or_default(), (**scenario).clone()));
-        Kept {
+        let saved =
+            self.last_saved.borrow().as_ref().filter(|(s, _)| Rc::ptr_eq(s, scenario)).map(|(_, json)| json.clone());
+        let (size, hash) = saved.as_ref().map_or((0, String::new()), |json| (json.len(), saved::hash(json)));
+        Offered {
             entry: Entry {
                 id: session.id.clone(),
-                title: saved::title_of(&scenario),
+                title: saved::title_of(scenario),
                 origin: session.origin,
                 opened: session.opened,
                 saved: browser::now(),
-                size: json.len(),
-                hash: saved::hash(&json),
+                size,
+                hash,
             },
-            scenario,
+            back: saved.map_or_else(|| Back::Scenario(Box::new((**scenario).clone())), Back::Saved),
+        }
+    }
+
+    /// Goes back to a kept scenario from its saved JSON, read by the worker; says so when it does
+    /// not open.
+    fn switch_to_saved(&self, store: &Store, entry: &Entry, text: Option<String>) {
+        let Some(text) = text else {
+            let why = format!("“{}” could not be opened: it is no longer in this browser.", entry.title);
+            return store.dispatch(Action::Banner(Some(why)));
+        };
+        let Some(worker) = &self.worker else { return };
+        let (keeper, store, entry) = (self.clone(), store.clone(), entry.clone());
+        worker.read(Text::Saved(text), move |read| match read {
+            Ok(scenario) => keeper.switch_to(&store, &entry, scenario),
+            Err(why) => store.dispatch(Action::Banner(Some(format!("“{}” could not be opened: {why}.", entry.title)))),
+        });
+    }
+
+    /// Goes back to a scenario offered back.
+    fn switch_back(&self, store: &Store, offered: &Offered) {
+        match &offered.back {
+            Back::Scenario(scenario) => self.switch_to(store, &offered.entry, (**scenario).clone()),
+            Back::Saved(json) => self.switch_to_saved(store, &offered.entry, Some(json.clone())),
         }
     }
 }
 
-/// Opens a tab on the link in the address (`link`: what [`browser::read_link`] read of it, `None`
-/// without one), the saved work, or the first preset; an embed reads no storage. Also returns why
-/// the link did not open, if it did not.
-pub fn opening(embed: bool, link: Option<&Result<Scenario, scenario::link::LinkError>>) -> (Opening, Option<String>) {
-    let (link, problem) = match link {
-        None => (None, None),
-        Some(Ok(scenario)) => match scenario::validate::errors(scenario).first() {
-            None => (Some(scenario.clone()), None),
-            Some(why) => (None, Some(format!("This link's scenario cannot run: {why}"))),
-        },
-        Some(Err(e)) => (None, Some(e.to_string())),
+/// The tab's opening as the worker read it; without one (no worker, or it stopped first), a
+/// fresh group, saying why.
+pub fn opening(opened: Option<&Result<playground::work::Opened, String>>) -> playground::work::Opened {
+    if let Some(Ok(opened)) = opened {
+        crate::ui::set_presets(opened.presets.clone());
+        return opened.clone();
+    }
+    let why = match opened {
+        Some(Err(why)) => why.clone(),
+        _ => "this browser starts no worker".to_string(),
     };
-    let nothing = |_: &str| None;
-    let read: &dyn Fn(&str) -> Option<String> = if embed { &nothing } else { &browser::stored };
-    let first_preset = || scenario::presets::all().first().and_then(|p| p.scenario().ok()).unwrap_or_default();
-    let opened = saved::open(read, link, browser::fresh_id(), browser::now(), first_preset);
-    let instead =
-        if opened.opened_saved { "Your saved work is shown instead, unchanged" } else { "A preset is shown instead" };
-    (opened, problem.map(|why| format!("{why}. {instead}.")))
+    playground::work::Opened {
+        opening: Opening {
+            scenario: Scenario::default(),
+            session: Session::new(browser::fresh_id(), Origin::Own, browser::now()),
+            previous: None,
+            unreadable: None,
+            opened_saved: false,
+            kept: Vec::new(),
+        },
+        problem: Some(format!("The page could not open a scenario: {why}.")),
+        orphans: Vec::new(),
+        presets: Vec::new(),
+    }
 }
 
-/// Removes kept copies the index does not list (a save cut short between its writes).
-pub fn tidy() {
-    let Some(index) = browser::stored(saved::INDEX_KEY).and_then(|t| saved::read_index(&t).ok()) else { return };
-    let orphans = saved::orphans(&index, &browser::stored_keys());
-    let _ = browser::store(&orphans.into_iter().map(|key| saved::Write::Remove { key }).collect::<Vec<_>>());
+/// Removes kept copies the index does not list (a save cut short between its writes), as the
+/// worker found them at the opening (`work::Opened::orphans`).
+pub fn tidy(orphans: &[String]) {
+    let _ = browser::store(&orphans.iter().map(|key| saved::Write::Remove { key: key.clone() }).collect::<Vec<_>>());
 }
 
 /// "Your work is not saved", in the sticky header: in view wherever the person is on the page.
@@ -250,7 +323,7 @@ pub fn SavedBanners() -> Html {
     let previous = status.previous.as_ref().map(|(kept, opened)| {
         let switch_back = {
             let (kept, keeper, store) = (Rc::clone(kept), keeper.clone(), store.clone());
-            Callback::from(move |_| keeper.switch_to(&store, &kept.entry, kept.scenario.clone()))
+            Callback::from(move |_| keeper.switch_back(&store, &kept))
         };
         let dismiss = {
             let keeper = keeper.clone();
@@ -289,11 +362,7 @@ pub fn RecentScenarios() -> Html {
         let pick = {
             let (entry, keeper, store, open) = (entry.clone(), keeper.clone(), store.clone(), open.clone());
             Callback::from(move |_| {
-                let text = browser::stored(&saved::kept_key(&entry.id));
-                match text.ok_or_else(|| "it is no longer in this browser".to_string()).and_then(|t| saved::read_scenario(&t)) {
-                    Ok(scenario) => keeper.switch_to(&store, &entry, scenario),
-                    Err(why) => store.dispatch(Action::Banner(Some(format!("“{}” could not be opened: {why}.", entry.title)))),
-                }
+                keeper.switch_to_saved(&store, &entry, browser::stored(&saved::kept_key(&entry.id)));
                 open.set(false);
             })
         };

@@ -204,7 +204,7 @@ pub fn ShareBar() -> Html {
                     Ok(scenario) => {
                         // A new entry: the scenario it replaces is kept (Recent).
                         if let Some(keeper) = &keeper {
-                            keeper.begin(crate::saved::Origin::Own);
+                            keeper.begin(playground::saved::Origin::Own);
                         }
                         store.dispatch(Action::Load(scenario));
                         store.dispatch(Action::Banner(None));
