@@ -3,7 +3,8 @@
 // in the page or the compute worker): a batch line opens as `kap show` shows it, and a
 // consumer-protocol line Kafka's coordinator throws on is refused with `kap batch`'s message. The
 // links and saved copies the worker writes are `kap`'s own. What the page asks of the compute
-// workers before they listen (here a paste to read, while their wasm is still loading) is held
+// workers before they listen (the tab's opening, while their wasm is still loading: the lead reads
+// the link, the saved work or the first preset, since the page links no reader of them) is held
 // until they do, not lost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -91,7 +92,7 @@ test("the worker writes a small group's link and saved copy as kap does", async 
   await page.close();
 });
 
-test('a paste read before the compute workers listen is held until they do, then read', async () => {
+test('the opening asked before the compute workers listen is held until they do; a paste is then read', async () => {
   const page = await env.browser.newPage();
   const errors = collectErrors(page);
   // The workers' wasm is held back: the workers run their script but do not listen yet.
@@ -101,17 +102,18 @@ test('a paste read before the compute workers listen is held until they do, then
     await held;
     await route.continue();
   });
-  await page.goto(env.url);
+  const preset = kap(['preset', 'sticky-crash-c1']);
+  await page.goto(link(preset, env.url));
+  // Asked, not answered: the page says it is opening the link, and shows nothing else yet.
+  await page.waitForTimeout(500);
+  assert.equal(await page.textContent('#page'), 'Opening the link…');
+  assert.equal(await page.locator('[data-version]').count(), 0);
+  release();
+  await waitForPanels(page, shownChips(show(preset)));
   await page.getByRole('button', { name: 'Import from Kafka', exact: true }).click();
   const dialog = page.locator('[role=dialog][aria-label="Import from Kafka"]');
   const sample = fileURLToPath(new URL('../../crates/scenario/tests/data/import/kafka-3.6.txt', import.meta.url));
   await dialog.locator('textarea').fill(readFileSync(sample, 'utf8'));
-  // Asked, not answered (no reading shown, nothing to import), and nothing computed either.
-  await page.waitForTimeout(500);
-  assert.equal(await dialog.locator('.import-reading').count(), 0);
-  assert.equal(await dialog.getByRole('button', { name: 'Import this group' }).isDisabled(), true);
-  assert.equal(await page.locator('[data-version]').getAttribute('aria-busy'), 'true');
-  release();
   await dialog.locator('.import-reading[aria-busy=false]').waitFor({ timeout: 30_000 });
   const imported = kap(['import', sample]);
   await dialog.getByRole('button', { name: 'Import this group' }).click();
