@@ -168,10 +168,10 @@ pub struct Answer {
     pub computed: Computed,
     /// The scenario's previous assignment, when it was held by the worker and is small enough to
     /// cross: the page then holds the scenario whole again.
-    #[serde(with = "previous_bytes")]
+    #[serde(with = "scenario::packed::previous")]
     pub previous: Option<Previous>,
     /// The scenario settled, when it is small enough to cross: the next edit starts from it.
-    #[serde(with = "previous_bytes")]
+    #[serde(with = "scenario::packed::previous")]
     pub settled: Option<Previous>,
     /// The version the scenario built on was no longer kept: it was computed as a fresh group.
     pub prior_lost: bool,
@@ -421,37 +421,6 @@ pub trait Message: Serialize + DeserializeOwned {
 impl Message for Request {}
 impl Message for Reply {}
 impl Message for ReadScenario {}
-
-/// A previous assignment in an [`Answer`]: its fields in order, none skipped (the scenario file's
-/// form leaves out empty `generations`, which a format without field names cannot tell). Read on
-/// the page without the file's checks (a key written twice): the worker wrote it from a map.
-mod previous_bytes {
-    use std::collections::BTreeMap;
-    use std::sync::Arc;
-
-    use scenario::format::Owned;
-    use scenario::Previous;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    type Fields = (i32, BTreeMap<String, Option<i32>>, BTreeMap<String, Arc<Owned>>, BTreeMap<String, String>);
-
-    pub fn serialize<S: Serializer>(previous: &Option<Previous>, serializer: S) -> Result<S::Ok, S::Error> {
-        previous
-            .as_ref()
-            .map(|p| (p.generation, &p.generations, &p.assignments, &p.deleted_topic_ids))
-            .serialize(serializer)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Previous>, D::Error> {
-        let fields = Option::<Fields>::deserialize(deserializer)?;
-        Ok(fields.map(|(generation, generations, assignments, deleted_topic_ids)| Previous {
-            generation,
-            generations,
-            assignments,
-            deleted_topic_ids,
-        }))
-    }
-}
 
 /// Which strategies a compute worker computes. The page runs two workers when the machine has two
 /// cores or more (issue 9: a worker's time is nearly all the four rebalances and their checks, each

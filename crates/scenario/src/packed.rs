@@ -226,3 +226,27 @@ impl<'a> PackedPrevious<'a> {
         }
     }
 }
+
+/// A previous assignment alone in the binary form, every list in full (no topics to lay runs
+/// over): what a worker's answer carries of a small group (`#[serde(with = "scenario::packed::previous")]`).
+pub mod previous {
+    use serde::de::Error as _;
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::PackedPrevious;
+    use crate::format::PreviousFile;
+    use crate::Previous;
+
+    /// Writes `previous` in the binary form.
+    pub fn serialize<S: Serializer>(previous: &Option<Previous>, serializer: S) -> Result<S::Ok, S::Error> {
+        let file = previous.as_ref().map(|p| PreviousFile::new(p, &[], false));
+        file.as_ref().map(PackedPrevious::of).transpose().map_err(S::Error::custom)?.serialize(serializer)
+    }
+
+    /// Reads a previous assignment written by [`serialize`].
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Previous>, D::Error> {
+        let packed = Option::<PackedPrevious>::deserialize(deserializer)?;
+        packed.map(|p| p.into_file().into_previous()).transpose().map_err(D::Error::custom)
+    }
+}
