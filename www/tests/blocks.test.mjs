@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { panels, resultsShown, STRATEGIES, typedCount, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
+import { installWire } from './wire.mjs';
 
 const env = useBrowser();
 
@@ -201,10 +202,12 @@ function recordWork() {
   new MutationObserver(whole).observe(document, { subtree: true, attributes: true, attributeFilter: ['aria-busy', 'data-shown'] });
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message, ...rest) {
-    if (!('job' in window.__firsts) && typeof message === 'string' && message.startsWith('{"Compute"')) {
+    // Read before it is posted: its buffer is handed over (wire.mjs installs the reader).
+    const request = window.__request(message);
+    if (!('job' in window.__firsts) && request.kind === 'Compute') {
       window.__firsts.job = window.__frame;
     }
-    if (!('warmUp' in window.__firsts) && typeof message === 'string' && /"version":1844674407370955161[2-5]\b/.test(message)) {
+    if (!('warmUp' in window.__firsts) && request.jobs?.some((job) => /^1844674407370955161[2-5]$/.test(job.version))) {
       window.__firsts.warmUp = window.__frame;
     }
     return post.call(this, message, ...rest);
@@ -216,6 +219,7 @@ test("the opening's frames each render a little: the first rows few, six at most
   const group = mixedGroup(40, 60);
   const page = await env.browser.newPage();
   await page.addInitScript(countFrames);
+  await page.addInitScript(installWire);
   await page.addInitScript(recordWork);
   await page.goto(link(group.scenarioText(), env.url));
   await resultsShown(page);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { collectErrors, panels, resultsShown, start } from './browser.mjs';
 import { explain, kap, link, show, shownChips } from './kap.mjs';
+import { installWire } from './wire.mjs';
 
 let env;
 let host;
@@ -28,21 +29,19 @@ after(async () => {
 
 const PANEL = 'section[data-strategy="roundrobin"]';
 
-/** Records, in the page, each message posted to a worker (JSON text): its kind and, for a walk, its request. */
-const recordPosts = (page) =>
-  page.addInitScript(() => {
+/** Records, in the page, each message posted to a worker (bytes, `wire.mjs`): its kind and, for a walk, its request. */
+const recordPosts = async (page) => {
+  await page.addInitScript(installWire);
+  await page.addInitScript(() => {
     window.__posts = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
-      // The first message says where the worker's wasm comes from (browser.rs, give_wasm); requests cross as JSON text
-      // (work::to_message).
-      if (typeof message !== 'string' || !message.startsWith('{')) return post.call(this, message, ...rest);
-      const request = JSON.parse(message);
-      const kind = Object.keys(request)[0];
-      window.__posts.push(kind === 'Walk' ? { kind, ...request.Walk.request } : { kind });
+      const { kind, request } = window.__request(message);
+      window.__posts.push(kind === 'Walk' ? { kind, ...request } : { kind });
       return post.call(this, message, ...rest);
     };
   });
+};
 
 const atStep = (page, n) => page.waitForSelector(`${PANEL} .explain[data-step="${n}"]`, { timeout: 5_000 });
 const sentence = (page) => page.$eval(`${PANEL} .explain .sentence`, (e) => e.textContent);

@@ -4,6 +4,7 @@
 import { resultsShown } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
+import { installWire } from './wire.mjs';
 
 /** 3 topics × 12 partitions, 8 consumers: even ones read every topic, odd ones t0 only. */
 export function startingGroup() {
@@ -13,24 +14,26 @@ export function startingGroup() {
 
 /**
  * Records, in the page, the versions of each Compute request's jobs and of each answer, read from
- * the requests' JSON text (a u64 version does not survive JSON.parse) and the answers' bytes. Of the first compute worker
+ * the requests' and the answers' bytes (`wire.mjs`). Of the first compute worker
  * only, the lead where the page runs two (each gets every version; workers.test.mjs).
  */
-export const recordMessages = (page) =>
-  page.addInitScript(() => {
+export const recordMessages = async (page) => {
+  await page.addInitScript(installWire);
+  await page.addInitScript(() => {
     window.__computes = [];
     window.__answers = [];
     window.__workerCount = 0;
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
-      if (this.__index === 0 && typeof message === 'string' && message.startsWith('{"Compute"')) {
-        const jobs = message.slice(0, message.indexOf('"keep"'));
-        const versions = [...jobs.matchAll(/"version":(\d+),"prior"/g)].map((m) => m[1]);
+      // Read before it is posted: its buffer is handed over (wire.mjs installs the reader).
+      const request = this.__index === 0 ? window.__request(message) : { kind: null };
+      if (request.kind === 'Compute') {
+        const versions = request.jobs.map((job) => job.version);
         window.__computes.push(versions);
         if (versions[0].startsWith('1844674407370955')) {
           // A warm-up's job: t0's partition count in it.
           window.__warmUpPartitions = window.__warmUpPartitions ?? [];
-          window.__warmUpPartitions.push(JSON.parse(message).Compute.jobs[0].scenario.topics[0].partitions);
+          window.__warmUpPartitions.push(request.jobs[0].scenario.topics[0].partitions);
         }
       }
       return post.call(this, message, ...rest);
@@ -81,6 +84,7 @@ export const recordMessages = (page) =>
       return listen.call(this, type, ...rest);
     };
   });
+};
 
 /**
  * The starting group opened from its link in a new page of `env`'s browser, with `record` (an init
