@@ -1,7 +1,8 @@
-// Links are inflated by the browser on the page (`browser::read_link`, issue 9: the page's download
-// holds no inflater), under the same rules as kap's `link::decode`: a link inflating past 16 MiB is
-// refused in bounded time, a stream that does not inflate or inflates to no text is damaged, and
-// a link pasted into an open tab is read the same way, the work on screen kept when it fails.
+// Links are read by the page's lead compute worker (`work::OpenRequest`, `Request::Read`; issue 9:
+// the page's download holds no reader of links), with kap's `link::decode`: any raw deflate stream of
+// the file opens, a link inflating past 16 MiB is refused in bounded time, a stream that does not
+// inflate or inflates to no text is damaged, and a link pasted into an open tab is read the same
+// way, the work on screen kept when it fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';

@@ -62,9 +62,6 @@ pub enum LinkError {
     TooLarge,
     /// Decoded, but not a scenario this version reads.
     Invalid(ReadError),
-    /// This browser has no inflater for links (`DecompressionStream("deflate-raw")`: Chrome 103,
-    /// Firefox 113, Safari 16.4); the page reads links with it.
-    NoInflater(String),
     /// The link's version and its scenario's differ: made by hand or altered.
     MixedVersions {
         /// The version the link's prefix says.
@@ -90,10 +87,6 @@ impl fmt::Display for LinkError {
                 MAX_FRAGMENT >> 20
             ),
             LinkError::Invalid(why) => write!(f, "this link holds a scenario this version cannot read: {why}"),
-            LinkError::NoInflater(why) => write!(
-                f,
-                "this browser cannot open links ({why}); Chrome 103, Firefox 113, Safari 16.4 and later can"
-            ),
             LinkError::MixedVersions { link, scenario } => write!(
                 f,
                 "this link holds a scenario this version cannot read: the link says format {link} but holds format {scenario}"
@@ -119,9 +112,8 @@ pub fn encode_in(scenario: &Scenario, form: crate::Form) -> String {
 }
 
 /// The scenario a fragment holds (with or without its leading `#`): [`deflated`], [`inflate`] and
-/// [`read`] in turn. The page runs the same steps with the browser's own inflater in the middle
-/// (`DecompressionStream`, held to [`MAX_INFLATED`] as [`inflate`] is), so that its download holds
-/// no inflater (issue 9).
+/// [`read`] in turn. `kap` and the page read links with it alike (the page in its compute worker,
+/// `work::OpenRequest`, so that its download holds no reader of links, issue 9).
 pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
     let deflated = deflated(fragment)?;
     read(deflated.version, &inflate(&deflated.bytes)?)
@@ -129,16 +121,16 @@ pub fn decode(fragment: &str) -> Result<Scenario, LinkError> {
 
 /// A fragment's payload, still deflated, and the format its prefix says.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Deflated {
+struct Deflated {
     /// The format version of the `v<format>.` prefix.
-    pub version: u32,
+    version: u32,
     /// The raw-deflated scenario file.
-    pub bytes: Vec<u8>,
+    bytes: Vec<u8>,
 }
 
 /// The first step of [`decode`]: the prefix checked (a link of this version, within
 /// [`MAX_FRAGMENT`]) and the base64 read.
-pub fn deflated(fragment: &str) -> Result<Deflated, LinkError> {
+fn deflated(fragment: &str) -> Result<Deflated, LinkError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let (version, payload) = split_version(fragment).ok_or(LinkError::NotALink)?;
     if version > VERSION {
@@ -155,9 +147,9 @@ pub fn deflated(fragment: &str) -> Result<Deflated, LinkError> {
 }
 
 /// The second step of [`decode`]: the scenario file inflated, stopping at [`MAX_INFLATED`]. Bytes
-/// after the end of the deflate stream are refused, as the browser's inflater refuses them (the
-/// page reads links with it): kap and the page open the same links.
-pub fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
+/// after the end of the deflate stream are refused, as browsers' inflaters refuse them (the page
+/// read links with `DecompressionStream` at stop 20, and links made then must mean the same).
+fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
     use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
     use miniz_oxide::inflate::TINFLStatus;
 
@@ -186,7 +178,7 @@ pub fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
 }
 
 /// The last step of [`decode`]: the inflated file read as a scenario of the link's `version`.
-pub fn read(version: u32, json: &[u8]) -> Result<Scenario, LinkError> {
+fn read(version: u32, json: &[u8]) -> Result<Scenario, LinkError> {
     let text = std::str::from_utf8(json).map_err(|e| LinkError::Damaged(e.to_string()))?;
     let scenario = crate::parse_scenario(text).map_err(LinkError::Invalid)?;
     if scenario.version != version {
