@@ -530,9 +530,15 @@ impl Connection {
         if let Some(failed) = failed {
             failed(format!("The results cannot be computed: {why}."));
         }
-        self.opens.take().into_iter().for_each(|(_, give)| give(Err(why.clone())));
-        self.reads.take().into_iter().for_each(|(_, give)| give(Err(why.clone())));
-        self.plans.take().into_iter().for_each(|(_, give)| give(Err(Unsaved::NotWritten(why.clone()))));
+        self.unanswered(&why);
+    }
+
+    /// Whatever waits for the opening, a read or a plan will not be answered: it hears why (the
+    /// tab opens without the worker's reading rather than waiting for ever).
+    fn unanswered(&self, why: &str) {
+        self.opens.take().into_iter().for_each(|(_, give)| give(Err(why.to_string())));
+        self.reads.take().into_iter().for_each(|(_, give)| give(Err(why.to_string())));
+        self.plans.take().into_iter().for_each(|(_, give)| give(Err(Unsaved::NotWritten(why.to_string()))));
     }
 
     /// Worker `worker`'s message.
@@ -599,8 +605,14 @@ impl Connection {
             Ok(Reply::Opened { ticket, opened }) => give_once(&self.opens, ticket, Ok(*opened)),
             Ok(Reply::Read { ticket, scenario }) => give_once(&self.reads, ticket, scenario.into_result()),
             Ok(Reply::Planned { ticket, plan }) => give_once(&self.plans, ticket, plan.map(|plan| *plan)),
-            Ok(Reply::Unreadable(why)) => failed(format!("the compute worker could not read a request: {why}")),
-            Err(why) => failed(format!("the compute worker's answer could not be read: {why}")),
+            Ok(Reply::Unreadable(why)) => {
+                self.unanswered(&format!("the compute worker could not read a request ({why})"));
+                failed(format!("the compute worker could not read a request: {why}"))
+            }
+            Err(why) => {
+                self.unanswered(&format!("the compute worker's answer could not be read ({why})"));
+                failed(format!("the compute worker's answer could not be read: {why}"))
+            }
         }
         clear_marks();
     }
