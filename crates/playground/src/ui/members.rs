@@ -74,7 +74,9 @@ pub fn MemberRow(props: &MemberRowProps) -> Html {
             if let Some(unit) = &style.unit {
                 <span class="weight" data-weight={m.weight.to_string()} aria-label={format!("{} {unit}", m.weight)}>{ m.weight }</span>
             }
-            <span class="bar" aria-hidden="true"><span style={format!("width:{}%", m.bar)}></span></span>
+            // The bar's fill is its background, drawn to `--bar`: a new load repaints the bar and lays
+            // nothing out (a width laid the row out again: issue 9, "The page", stop 21).
+            <span class="bar" aria-hidden="true" style={format!("--bar:{}%", m.bar)}></span>
             if let Some(chips) = &m.chips {
                 { chip_list(chips, style) }
             } else if changes.is_some() || across.is_some() {
