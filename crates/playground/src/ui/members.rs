@@ -74,8 +74,7 @@ pub fn MemberRow(props: &MemberRowProps) -> Html {
             if let Some(unit) = &style.unit {
                 <span class="weight" data-weight={m.weight.to_string()} aria-label={format!("{} {unit}", m.weight)}>{ m.weight }</span>
             }
-            // The bar's fill is its background, drawn to `--bar`: a new load repaints the bar and lays
-            // nothing out (a width laid the row out again: issue 9, "The page", stop 21).
+            // The fill is the bar's background, drawn to `--bar` (style.css): a new load repaints it.
             <span class="bar" aria-hidden="true" style={format!("--bar:{}%", m.bar)}></span>
             if let Some(chips) = &m.chips {
                 { chip_list(chips, style) }
