@@ -8,8 +8,11 @@
 // loaded by other work inflates far less than the wall clock: the edit's task (its events, the
 // reducer, the post to the worker, the render and the edit's own frame, in brackets; `--typed`:
 // the key's task, and in brackets the edit's frame, a task of its own before the answer), reading and
-// rendering the answer, the frame that paints it (the tasks with a layout up to the paint), and the
-// worker's task. The medians over the edits after the first, then the first, close the list.
+// rendering the answer, the frame that paints it (the tasks with a layout or a paint up to the
+// paint), and the worker's task; then the page thread's layout, prepaint, paint and layerize from
+// the key to the paint wherever they ran (a typed edit's layout is forced by its `keypress`, in the
+// key's task) and all its tasks meanwhile. The medians over the edits after the first, then the
+// first, close the list.
 // PLAYGROUND_DIST compares another build (see ../browser.mjs).
 import { writeFileSync } from 'node:fs';
 import { start, typedCount } from '../browser.mjs';
@@ -170,7 +173,9 @@ function cpuOf(main, worker, start, painted) {
   const sum = (list) => list.reduce((a, e) => a + cpu(e), 0);
   const renderingOf = (task, after) => sum(outermost(rendering.flatMap((n) => inside(task, n)).filter((e) => e.ts >= after)));
   const answers = tasks.filter((t) => inside(t, 'HandlePostMessage').length);
-  const frames = tasks.filter((t) => t !== edit && inside(t, 'Layout').length);
+  // A frame: a task that lays out or paints (a typed edit's answer frame lays out nothing when the
+  // key's `keypress` forced its layout).
+  const frames = tasks.filter((t) => t !== edit && (inside(t, 'Layout').length || inside(t, 'Paint').length));
   // A typed edit's own frame is a task of its own, before the answer came.
   const answered = Math.max(...answers.map((t) => t.ts));
   const editFrames = frames.filter((t) => t.ts < answered);
@@ -180,10 +185,19 @@ function cpuOf(main, worker, start, painted) {
     answer: sum(answers),
     answerFrame: sum(frames.filter((t) => t.ts >= answered)),
     worker: sum(worker.filter((e) => e.name === 'HandlePostMessage' && e.ph === 'X' && e.ts > start && e.ts < painted)),
+    // The page thread's rendering phases from the key to the paint, wherever they ran (a layout the
+    // key's task forced included), and all its tasks.
+    ...Object.fromEntries(
+      ['Layout', 'PrePaint', 'Paint', 'Layerize'].map((n) => [
+        n,
+        sum(outermost(main.filter((e) => e.name === n && e.ph === 'X' && e.ts >= start && e.ts < painted))),
+      ]),
+    ),
+    tasks: sum(tasks.filter((t) => t.ts + t.dur <= painted)),
   };
 }
 
 function show(c) {
   const f = (x) => x.toFixed(1);
-  return `edit task ${f(c.edit)} (its frame ${f(c.editFrame)}), answer ${f(c.answer)}, answer's frame ${f(c.answerFrame)}, worker ${f(c.worker)} ms`;
+  return `edit task ${f(c.edit)} (its frame ${f(c.editFrame)}), answer ${f(c.answer)}, answer's frame ${f(c.answerFrame)}, worker ${f(c.worker)} ms; layout ${f(c.Layout)}, prepaint ${f(c.PrePaint)}, paint ${f(c.Paint)}, layerize ${f(c.Layerize)}, all tasks ${f(c.tasks)} ms`;
 }
