@@ -77,3 +77,16 @@ test("where the lead cannot compile the workers' wasm, each worker loads its own
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("where the workers' wasm cannot be had at all, the page opens, says why and keeps the link, rather than 'Opening…' for ever", async () => {
+  const page = await env.browser.newPage();
+  await page.route('**/worker_bg.wasm', (route) => route.abort());
+  const url = link(SCENARIO, env.url);
+  await page.goto(url);
+  // The lead worker reads the link; without workers the page opens on an empty group and says why.
+  await page.getByText('the compute worker stopped').waitFor({ timeout: 15_000 });
+  assert.equal(await page.getByText('Opening the link…').count(), 0);
+  // Nothing is written without the workers: the address bar still holds the link, to open again.
+  assert.equal(page.url(), url);
+  await page.close();
+});

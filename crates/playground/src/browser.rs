@@ -291,11 +291,14 @@ fn compute_worker(directory: &str, name: &str) -> Result<web_sys::Worker, JsValu
     // The first message says where the wasm comes from: its URL, for the worker to compile it and
     // hand the module on through the ports that come with it (the page's other workers'), or
     // `null` with the one port it will come through (a module, or the URL where it could not be
-    // compiled). The worker's own listener (`bin/worker.rs`) replaces this one as it starts.
+    // compiled). The worker's own listener (`bin/worker.rs`) replaces this one as it starts. A
+    // start that fails (the wasm not fetched or not valid) is thrown again from a task of its own:
+    // a rejected promise reaches the page as nothing, an uncaught error as the worker's `error`
+    // event, which ends the opening's wait with why (`Connection::stopped`), not "Opening…" for ever.
     let script = format!(
         "importScripts({glue});\
          onmessage=(e)=>{{onmessage=null;\
-         const start=(wasm)=>wasm_bindgen({{module_or_path:wasm}});\
+         const start=(wasm)=>wasm_bindgen({{module_or_path:wasm}}).catch((f)=>setTimeout(()=>{{throw f;}}));\
          if(e.data===null){{e.ports[0].onmessage=(m)=>start(m.data);return;}}\
          const hand=(wasm)=>{{e.ports.forEach((p)=>p.postMessage(wasm));start(wasm);}};\
          WebAssembly.compileStreaming(fetch(e.data)).then(hand,()=>hand(e.data));}};"
