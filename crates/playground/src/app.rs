@@ -26,7 +26,7 @@ use crate::ui::reveal::{use_reveal, Growth};
 use crate::ui::saved::{Keeper, RecentScenarios, SavedBanners, Status, StatusAction, UnsavedBanner};
 use crate::ui::share::{ShareBar, Writer};
 use crate::ui::weights::WeightsEditor;
-use crate::ui::{Same, Store};
+use crate::ui::{Presets, Same, Store};
 use playground::saved::{self, Origin, Unsaved};
 
 /// How long the URL and the saved work wait after an edit's answer is painted before they are
@@ -152,6 +152,11 @@ pub fn App(opened: &Opened) -> Html {
     let embed = use_memo((), |_| browser::is_embed());
     // The link, the saved work or a preset; what the page says about the saved work.
     let first = use_memo((), |_| crate::ui::saved::opening(opened.opened.as_deref()));
+    // The presets the opening brought, for the menu and the intro.
+    let presets = use_memo((), {
+        let first = Rc::clone(&first);
+        move |_| Same(Rc::new(first.presets.clone()))
+    });
     // The compute worker, once started, for the reducer to hand each new version to.
     let courier = use_mut_ref(Courier::default);
     let store = use_reducer({
@@ -416,11 +421,13 @@ pub fn App(opened: &Opened) -> Html {
                         <ContextProvider<Writer> context={(*writer).clone()}>
                             <ContextProvider<WalkSource> context={(*walks).clone()}>
                                 <ContextProvider<ImportSource> context={(*imports).clone()}>
-                                    if *embed {
-                                        <EmbedView on_shown_whole={(*on_shown_whole).clone()} />
-                                    } else {
-                                        <Playground {on_opened} on_shown_whole={(*on_shown_whole).clone()} />
-                                    }
+                                    <ContextProvider<Presets> context={(*presets).clone()}>
+                                        if *embed {
+                                            <EmbedView on_shown_whole={(*on_shown_whole).clone()} />
+                                        } else {
+                                            <Playground {on_opened} on_shown_whole={(*on_shown_whole).clone()} />
+                                        }
+                                    </ContextProvider<Presets>>
                                 </ContextProvider<ImportSource>>
                             </ContextProvider<WalkSource>>
                         </ContextProvider<Writer>>
@@ -670,7 +677,7 @@ fn Banner() -> Html {
 fn PresetPicker() -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
     let keeper = use_context::<Keeper>();
-    let all = use_memo((), |_| crate::ui::presets());
+    let all = use_context::<Presets>().map(|presets| presets.0).unwrap_or_default();
     let current = all.iter().position(|p| p.title == store.scenario.title);
     let onchange = {
         let (store, all, keeper) = (store.clone(), Rc::clone(&all), keeper.clone());

@@ -522,18 +522,17 @@ impl Connection {
     /// The workers stopped: the app is told (or, before it listens, will be), and whatever waits
     /// for the opening, a read or a plan hears why.
     fn stopped(&self, why: String) {
-        let failed = {
-            let mut listener = self.listener.borrow_mut();
-            let failed = listener.failed.clone();
-            if failed.is_none() {
-                listener.failure = Some(format!("The results cannot be computed: {why}."));
-            }
-            failed
-        };
-        if let Some(failed) = failed {
-            failed(format!("The results cannot be computed: {why}."));
-        }
+        self.tell_failure(format!("The results cannot be computed: {why}."));
         self.unanswered(&why);
+    }
+
+    /// Tells the app why the workers failed it, or keeps it until the app listens.
+    fn tell_failure(&self, told: String) {
+        let failed = self.listener.borrow().failed.clone();
+        match failed {
+            Some(failed) => failed(told),
+            None => self.listener.borrow_mut().failure = Some(told),
+        }
     }
 
     /// Whatever waits for the opening, a read or a plan will not be answered: it hears why (the
@@ -546,19 +545,7 @@ impl Connection {
 
     /// Worker `worker`'s message.
     fn receive(&self, worker: usize, event: &web_sys::MessageEvent) {
-        let (answer, failed) = {
-            let listener = self.listener.borrow();
-            (listener.answer.clone(), listener.failed.clone())
-        };
-        let answer = |whole: Answer| {
-            if let Some(answer) = &answer {
-                answer(whole);
-            }
-        };
-        let failed = |why: String| match &failed {
-            Some(failed) => failed(why),
-            None => self.listener.borrow_mut().failure = Some(why),
-        };
+        let answer = self.listener.borrow().answer.clone();
         mark("answer:received");
         let bytes = event.data().dyn_into::<web_sys::js_sys::Uint8Array>().map(|b| b.to_vec()).unwrap_or_default();
         let reply = Reply::decode(&bytes);
@@ -584,7 +571,7 @@ impl Connection {
                 let answered = self.queue.borrow().answering();
                 // The workers take what waits before the page paints this answer.
                 self.next();
-                if answered {
+                if let (true, Some(answer)) = (answered, &answer) {
                     answer(whole);
                     mark("answer:handled");
                     // For the performance script: what an answer costs the page's thread.
@@ -610,11 +597,11 @@ impl Connection {
             Ok(Reply::Planned { ticket, plan }) => give_once(&self.plans, ticket, plan.map(|plan| *plan)),
             Ok(Reply::Unreadable(why)) => {
                 self.unanswered(&format!("the compute worker could not read a request ({why})"));
-                failed(format!("the compute worker could not read a request: {why}"))
+                self.tell_failure(format!("the compute worker could not read a request: {why}"))
             }
             Err(why) => {
                 self.unanswered(&format!("the compute worker's answer could not be read ({why})"));
-                failed(format!("the compute worker's answer could not be read: {why}"))
+                self.tell_failure(format!("the compute worker's answer could not be read: {why}"))
             }
         }
         clear_marks();

@@ -18,14 +18,13 @@ fn main() {
     // the first preset (`work::OpenRequest`): the page links no reader of links or scenario files
     // (issue 9). The workers start with the page anyway; the page says what it does meanwhile,
     // and the app's first render replaces it.
+    let fragment = browser::fragment();
     if let Some(root) = gloo::utils::document().get_element_by_id("page") {
-        let fragment = !browser::fragment().is_empty();
-        root.set_text_content(Some(if fragment { "Opening the link…" } else { "Opening…" }));
+        root.set_text_content(Some(if fragment.is_empty() { "Opening…" } else { "Opening the link…" }));
     }
     let Some(worker) = browser::ComputeWorker::start() else {
         return start(app::Opened { worker: None, opened: None });
     };
-    let fragment = browser::fragment();
     let request = OpenRequest {
         link: (!fragment.is_empty()).then_some(fragment),
         // An embed reads and writes no storage.

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::ui::{rendered, Store};
+use crate::ui::{rendered, Presets, Store};
 
 #[function_component]
 pub fn Intro() -> Html {
@@ -11,9 +11,9 @@ pub fn Intro() -> Html {
     rendered("Intro");
     let s = &store.scenario;
     // The group of the preset whose title the scenario carries, as the preset opens (once per title).
-    let preset = use_memo(s.title.clone(), |title| {
-        crate::ui::presets().iter().find(|p| p.title == *title).map(|p| p.scenario.clone())
-    });
+    let presets = use_context::<Presets>();
+    let preset =
+        use_memo(s.title.clone(), |title| presets?.0.iter().find(|p| p.title == *title).map(|p| p.scenario.clone()));
     if s.title.is_empty() && s.notes.is_empty() {
         return html! {};
     }

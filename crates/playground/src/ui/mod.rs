@@ -18,7 +18,6 @@ pub mod saved;
 pub mod share;
 pub mod weights;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use playground::work::OpenedPreset;
@@ -29,20 +28,9 @@ use crate::state::State;
 /// The app model, shared through a context.
 pub type Store = UseReducerHandle<State>;
 
-thread_local! {
-    static PRESETS: RefCell<Rc<[OpenedPreset]>> = RefCell::new(Rc::from(Vec::new()));
-}
-
 /// The presets, as the worker read them at the opening (`work::Opened::presets`): the page holds
-/// no reader of their files (issue 9). Set once, before the app first renders.
-pub fn presets() -> Rc<[OpenedPreset]> {
-    PRESETS.with(|presets| Rc::clone(&presets.borrow()))
-}
-
-/// Keeps the presets the opening brought ([`presets`]).
-pub fn set_presets(opened: Vec<OpenedPreset>) {
-    PRESETS.with(|presets| *presets.borrow_mut() = Rc::from(opened));
-}
+/// no reader of their files (issue 9). Shared through a context; they never change.
+pub type Presets = Same<Vec<OpenedPreset>>;
 
 /// A value behind an `Rc`, compared by identity, as a component's prop: the worker's answer is a
 /// new `Computed` each time and the scenario a new `Scenario` each edit, while one that did not

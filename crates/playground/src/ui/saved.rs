@@ -229,7 +229,6 @@ impl Keeper {
 /// fresh group, saying why.
 pub fn opening(opened: Option<&Result<playground::work::Opened, String>>) -> playground::work::Opened {
     if let Some(Ok(opened)) = opened {
-        crate::ui::set_presets(opened.presets.clone());
         return opened.clone();
     }
     let why = match opened {
