@@ -49,7 +49,7 @@ test('links that inflate past 16 MiB, to no text, or not at all are refused with
   }
 });
 
-test('a damaged link pasted into an open tab leaves the work; a good one after it opens', async () => {
+test('a damaged link or one that cannot run, pasted into an open tab, leaves the work; a good one after it opens', async () => {
   const { page, errors } = await openPlayground(env);
   await field(page, 'Partitions of T1').fill('7');
   await field(page, 'Partitions of T1').press('Enter');
@@ -58,6 +58,13 @@ test('a damaged link pasted into an open tab leaves the work; a good one after i
   await page.goto(env.url + '#v1.AAAA'); // same document: only the fragment changes
   await page.waitForSelector('.banner[role=alert]');
   assert.match(await banner(page), /^this link is damaged, perhaps cut short when it was copied \(.+\)\. Your work is unchanged\.$/);
+  assert.equal(await title(page), before);
+  assert.equal(await field(page, 'Partitions of T1').inputValue(), '7');
+  // A link that reads but cannot run is refused in the opening's words, the work kept.
+  const untitled = { ...JSON.parse(kap(['preset', 'sticky-crash-c1'])), title: 'a'.repeat(201) };
+  await page.goto(env.url + fragment(Buffer.from(JSON.stringify(untitled))));
+  await page.waitForFunction(() => document.querySelector('.banner[role=alert] span')?.textContent.startsWith('This link'));
+  assert.equal(await banner(page), "This link's scenario cannot run: a title has at most 200 characters. Your work is unchanged.");
   assert.equal(await title(page), before);
   assert.equal(await field(page, 'Partitions of T1').inputValue(), '7');
   await page.goto(link(kap(['preset', 'sticky-crash-c1']), env.url));

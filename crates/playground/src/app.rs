@@ -354,7 +354,7 @@ pub fn App(opened: &Opened) -> Html {
                         }
                         let current = Rc::clone(&latest.borrow());
                         match read {
-                            Ok(scenario) if scenario::validate::errors(&scenario).is_empty() => {
+                            Ok(scenario) => {
                                 // The work it replaces is kept, and offered back.
                                 let previous = Rc::new(keeper.current(&current));
                                 let opened = saved::title_of(&scenario);
@@ -363,9 +363,6 @@ pub fn App(opened: &Opened) -> Html {
                                 store.dispatch(Action::Banner(None));
                                 keeper.status.dispatch(StatusAction::Previous(Some((previous, opened))));
                             }
-                            Ok(_) => store.dispatch(Action::Banner(Some(
-                                "This link's scenario cannot run; your work is unchanged.".into(),
-                            ))),
                             Err(e) => store.dispatch(Action::Banner(Some(format!("{e}. Your work is unchanged.")))),
                         }
                     });

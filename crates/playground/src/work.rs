@@ -320,13 +320,10 @@ impl OpenRequest {
     /// Opens the tab: the link read as `kap` reads it (`link::decode`, the frozen corpora's
     /// rules), the saved work and kept copies as `saved` reads them.
     pub fn open(&self) -> Opened {
-        let (link, problem) = match self.link.as_deref().map(scenario::link::decode) {
+        let (link, problem) = match self.link.as_deref().map(read_link) {
             None => (None, None),
-            Some(Ok(scenario)) => match scenario::validate::errors(&scenario).first() {
-                None => (Some(scenario), None),
-                Some(why) => (None, Some(format!("This link's scenario cannot run: {why}"))),
-            },
-            Some(Err(e)) => (None, Some(e.to_string())),
+            Some(Ok(scenario)) => (Some(scenario), None),
+            Some(Err(why)) => (None, Some(why)),
         };
         let presets: Vec<OpenedPreset> = scenario::presets::all()
             .into_iter()
@@ -349,6 +346,17 @@ impl OpenRequest {
     }
 }
 
+/// A link's scenario as `kap` reads it (`link::decode`, the frozen corpora's rules), or why it does
+/// not open: a link that cannot be read, or a scenario that cannot run (the opening's link and a
+/// pasted one say it in the same words).
+fn read_link(fragment: &str) -> Result<Scenario, String> {
+    let scenario = scenario::link::decode(fragment).map_err(|e| e.to_string())?;
+    match scenario::validate::errors(&scenario).first() {
+        None => Ok(scenario),
+        Some(why) => Err(format!("This link's scenario cannot run: {why}")),
+    }
+}
+
 /// A scenario's text, to read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Text {
@@ -359,11 +367,10 @@ pub enum Text {
 }
 
 impl Text {
-    /// The scenario, or why it does not open (a link's scenario that cannot run opens: the page
-    /// says so in its own words).
+    /// The scenario, or why it does not open (a link's scenario that cannot run does not: [`read_link`]).
     pub fn read(&self) -> ReadScenario {
         match self {
-            Text::Link(fragment) => ReadScenario::of(scenario::link::decode(fragment)),
+            Text::Link(fragment) => ReadScenario::of(read_link(fragment)),
             Text::Saved(json) => ReadScenario::of(saved::read_scenario(json)),
         }
     }
@@ -1242,9 +1249,16 @@ mod tests {
         };
         let linked = preset("sticky-crash-c1");
         assert_eq!(read(Text::Link(scenario::link::encode(&linked))), Ok(linked.clone()));
-        assert_eq!(read(Text::Saved(scenario::to_json(&linked))), Ok(linked));
+        assert_eq!(read(Text::Saved(scenario::to_json(&linked))), Ok(linked.clone()));
+        let linked_copy = linked;
         assert!(read(Text::Link("v1.AAAA".into())).is_err_and(|why| why.starts_with("this link is damaged")));
         assert!(read(Text::Saved("{".into())).is_err_and(|why| why.starts_with("it was cut short")));
+        // A link that reads but cannot run is refused in the opening's words.
+        let untitled = Scenario { title: "a".repeat(201), ..linked_copy };
+        assert_eq!(
+            read(Text::Link(scenario::link::encode(&untitled))),
+            Err("This link's scenario cannot run: a title has at most 200 characters".into())
+        );
     }
 
     /// A save planned in the worker keeps what another tab saved, as `saved::plan_save` does.
