@@ -250,3 +250,57 @@ test('typing into a count: the caret\'s layer gives nothing below it a layer of 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a big group's member lists out of view are not rendered until scrolled to: their rows stay in the DOM, their boxes keep their height", async () => {
+  // 1,000 partitions × 50 consumers on a 1,400 × 900 window (measure.mjs's typed row): the lower
+  // two panels' lists are out of view, and an answer lays out and paints the upper two only
+  // (style.css, "An answer's frame").
+  const names = Array.from({ length: 10 }, (_, i) => `t${i}`);
+  const text = JSON.stringify({
+    version: 1,
+    title: '1000 partitions, 50 consumers',
+    topics: names.map((name) => ({ name, partitions: 100 })),
+    consumers: Array.from({ length: 50 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
+  });
+  const { page, errors } = await openPlayground(env, '#' + link(text, env.url).split('#')[1]);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.waitForSelector('section[data-strategy="cooperative-sticky"] .member-scroll [data-member]', { timeout: 30_000 });
+  const lists = () =>
+    page.$$eval('section.panel .member-scroll', (scrollers) => {
+      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return frames().then(() =>
+        scrollers.map((s) => {
+          const box = s.getBoundingClientRect();
+          const row = s.querySelector('[data-member]');
+          return {
+            strategy: s.closest('section.panel').dataset.strategy,
+            top: box.top,
+            height: box.height,
+            panelHeight: s.closest('section.panel').getBoundingClientRect().height,
+            rows: s.querySelectorAll('[data-member]').length,
+            rendered: row.checkVisibility({ contentVisibilityAuto: true }),
+          };
+        }),
+      );
+    });
+  const before = await lists();
+  assert.equal(before.length, 4);
+  for (const list of before) {
+    assert.ok(list.rows >= 10, `${list.strategy}: its rows in the DOM (${list.rows})`);
+    assert.equal(list.height, 440, `${list.strategy}: the list's box is members::VIEW_PX high, rendered or not`);
+    if (list.top < 900) assert.ok(list.rendered, `${list.strategy}: a list in view is rendered`);
+  }
+  const skipped = before.filter((l) => !l.rendered);
+  assert.ok(skipped.length >= 1, `a list out of view is skipped: ${JSON.stringify(before)}`);
+  assert.ok(skipped.every((l) => l.top >= 900), `only lists out of view are skipped: ${JSON.stringify(before)}`);
+
+  // Scrolled into view, the last list renders, and nothing around it moves.
+  const last = skipped.at(-1).strategy;
+  await page.$eval(`section[data-strategy="${last}"] .member-scroll`, (s) => s.scrollIntoView({ block: 'center' }));
+  const after = (await lists()).find((l) => l.strategy === last);
+  assert.ok(after.rendered, `${last}: rendered once in view`);
+  assert.equal(after.height, 440);
+  assert.equal(after.panelHeight, skipped.at(-1).panelHeight, `${last}: its panel's height unchanged`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
