@@ -115,7 +115,8 @@ fn chip(c: &Chip, style: &RowStyle) -> Html {
 /// A row of a big group's list, in pixels: fixed, so that where each row sits is known without
 /// measuring it (two lines of a long member id fit).
 const ROW_PX: u32 = 44;
-/// The list's height, in pixels, at most.
+/// The list's height, in pixels, at most (`style.css`'s `.member-scroll` keeps it while the list is out
+/// of view and not rendered).
 const VIEW_PX: u32 = 440;
 /// Rows rendered above and below the ones in view, so a quick scroll shows no gap.
 const OVERSCAN: usize = 6;
