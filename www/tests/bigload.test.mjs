@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { openPlayground, resultsShown, STRATEGIES, useBrowser } from './browser.mjs';
 import { bigGroup } from './group.mjs';
 import { link } from './kap.mjs';
+import { mountRows } from './rows.mjs';
 
 const env = useBrowser();
 
@@ -36,7 +37,7 @@ test('a consumer that joins a group of 450 is shown, in view, beyond the 200 row
   const url = link(bigGroup(3, 450), env.url);
   const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
   const ids = (from, to) => Array.from({ length: to - from }, (_, i) => `consumer-${from + i}`);
-  await page.waitForFunction(() => document.querySelectorAll('[data-consumer]').length === 200);
+  await mountRows(page, 200);
   assert.equal(await hint(page), '200 of 450 consumers shown.');
 
   await page.getByRole('button', { name: 'A consumer joins', exact: true }).click();
@@ -58,11 +59,11 @@ test('a consumer that joins a group of 450 is shown, in view, beyond the 200 row
 
   // "Show more" reaches them in their place; undo takes the last one away.
   await page.getByRole('button', { name: 'Show 200 more', exact: true }).click();
-  await page.waitForSelector('[data-consumer="consumer-399"]');
+  await mountRows(page, 402);
   assert.deepEqual(await rows(page), [...ids(0, 400), 'C0', 'C1']);
   assert.equal(await hint(page), '402 of 452 consumers shown.');
   await page.getByRole('button', { name: 'Show 50 more', exact: true }).click();
-  await page.waitForSelector('[data-consumer="consumer-449"]');
+  await mountRows(page, 452);
   assert.deepEqual(await rows(page), [...ids(0, 450), 'C0', 'C1']);
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await page.waitForFunction(() => !document.querySelector('[data-consumer="C1"]'));
@@ -96,7 +97,9 @@ test('a big group opens in slices: rows a slice per frame, panels one per frame,
   await resultsShown(page, 120_000);
   // Not busy before every panel is in.
   assert.deepEqual(await page.$$eval('section[data-strategy]', (s) => s.map((p) => p.dataset.strategy)), STRATEGIES);
-  await page.waitForFunction(() => document.querySelectorAll('[data-consumer]').length === 200);
+  // The opening mounts the rows near the window (5, then 5); the others as the page scrolls to them.
+  assert.deepEqual((await page.evaluate(() => window.__added)).rows, [5, 5]);
+  await mountRows(page, 200);
   const added = await page.evaluate(() => window.__added);
   assert.equal(added.rows.reduce((a, b) => a + b, 0), 200);
   assert.ok(added.rows.length >= 8 && Math.max(...added.rows) <= 25, `rows added in slices: ${added.rows}`);
@@ -109,7 +112,7 @@ test("an edit's busy state changes the results region's attributes, nothing insi
   const page = await env.browser.newPage();
   await page.goto(link(tenTopics(2_000, 300), env.url));
   await resultsShown(page, 120_000);
-  await page.waitForFunction(() => document.querySelectorAll('[data-consumer]').length === 200);
+  await mountRows(page, 200);
   const touched = await page.evaluate(async () => {
     const results = document.querySelector('.results');
     const seen = [];

@@ -19,6 +19,7 @@ import {
 } from './browser.mjs';
 import { Group, bigGroup } from './group.mjs';
 import { consumerTopics, link, show, shownChips } from './kap.mjs';
+import { mountRows } from './rows.mjs';
 
 const env = useBrowser();
 
@@ -157,7 +158,7 @@ test('50 topics x 200 consumers: a topic picker per consumer, one open at a time
   const url = link(bigGroup(50, 200), env.url);
   const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
   const editor = page.locator('section.consumers-editor');
-  await page.waitForSelector('[data-consumer="consumer-199"]');
+  await mountRows(page, 200);
   // No checkbox per consumer and topic: 200 buttons instead of 10,000 checkboxes.
   assert.equal(await editor.locator('input[type=checkbox]').count(), 0);
   assert.equal(await page.$$eval('[data-consumer]', (rows) => rows.length), 200);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { field, focusedName, openPlayground, resultsShown, useBrowser, waitForSaved } from './browser.mjs';
 import { bigGroup } from './group.mjs';
 import { link } from './kap.mjs';
+import { mountRows } from './rows.mjs';
 
 const env = useBrowser();
 
@@ -16,6 +17,9 @@ test('450 consumers: 200 rows at a time, the rest one "Show more" away from the 
   const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
   const editor = page.locator('section.consumers-editor');
   const ids = (from, to) => Array.from({ length: to - from }, (_, i) => `consumer-${from + i}`);
+  // The rows near the window at the opening, the others as the page scrolls toward them.
+  assert.deepEqual(await rows(page), ids(0, 10));
+  await mountRows(page, 200);
   assert.deepEqual(await rows(page), ids(0, 200));
   assert.equal(await editor.locator('.more-consumers .hint').textContent(), '200 of 450 consumers shown.');
   // From the last row's last field, Tab reaches "Show 200 more"; Enter shows them, the focus stays.
@@ -23,11 +27,11 @@ test('450 consumers: 200 rows at a time, the rest one "Show more" away from the 
   await page.keyboard.press('Tab');
   assert.equal(await focusedName(page), 'Show 200 more');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('[data-consumer="consumer-399"]');
+  await mountRows(page, 400);
   assert.deepEqual(await rows(page), ids(0, 400));
   assert.equal(await focusedName(page), 'Show 50 more');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('[data-consumer="consumer-449"]');
+  await mountRows(page, 450);
   assert.deepEqual(await rows(page), ids(0, 450));
   assert.equal(await editor.locator('.more-consumers').count(), 0, 'nothing more to show');
   // A row beyond the first 200 edits like any other.

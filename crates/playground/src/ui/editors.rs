@@ -13,6 +13,8 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use gloo::render::{request_animation_frame, AnimationFrame};
+use gloo::timers::callback::Timeout;
 use scenario::model::SubscriptionPatterns;
 use scenario::{ConsumerSpec, Scenario, TopicSpec};
 use wasm_bindgen::JsCast;
@@ -22,7 +24,7 @@ use yew::prelude::*;
 use crate::state::{Action, Edit, Field, State};
 use crate::ui::fields::{refusal, CountField, TextField};
 use crate::ui::keys::{RowKey, RowKeys};
-use crate::ui::reveal::{use_reveal, Growth};
+use crate::ui::reveal::{use_reach, use_reveal, Growth};
 use crate::ui::{rendered, topic_class, Store};
 
 /// Up to this many topics, each consumer's subscriptions are checkboxes in its row; beyond, a
@@ -480,9 +482,15 @@ pub const CONSUMER_ROWS: usize = 200;
 /// ten later ones 15–21 ms at load average 8 (`opening.mjs`, stop 20).
 const ROW_SLICE: usize = 6;
 /// Rows rendered when the editor appears, with the rest of its frame's work; the slices after it
-/// grow by as many a frame up to [`ROW_SLICE`] (4, 6, 6, …): ten rows the first time their code ran
+/// grow by as many a frame up to [`ROW_SLICE`] (5, 6, 6, …): ten rows the first time their code ran
 /// took 20–34 ms of the page thread's CPU.
-const FIRST_ROWS: usize = 4;
+const FIRST_ROWS: usize = 5;
+/// Rows mounted at the opening, in two frames of [`FIRST_ROWS`]: more than a 900-pixel-high window
+/// shows below the topics; the others are mounted as the page scrolls toward them
+/// (`ui::reveal::use_reach`, [`ROW_SLICE`] at a time). All 50 rows of a 1,000-partition group
+/// mounted at the opening were its longest tasks, each slice's frame stretched by Chromium's
+/// autofill parsing the page's form fields again (stop 21).
+const OPENING_ROWS: usize = 2 * FIRST_ROWS;
 
 #[function_component]
 pub fn ConsumersEditor(props: &EditorProps) -> Html {
@@ -509,6 +517,10 @@ struct Added {
     pinned: Vec<RowKey>,
     /// The row to bring into view after this render.
     scroll_to: Option<RowKey>,
+    /// The pinned row last brought into view, while rows are still being mounted before it: each
+    /// slice mounted as the page nears the list's end (`use_reach`) pushes it down, so it is
+    /// brought back into view after each until it is in its place or no more rows come.
+    following: Option<RowKey>,
 }
 
 /// The most rows an edit adds that [`Added`] pins (more are a new group).
@@ -530,10 +542,22 @@ impl Added {
                 }
                 if grew == 1 {
                     self.scroll_to = Some(key);
+                    self.following = Some(key);
                 }
             }
         }
         self.seen = (keys.len(), keys.iter().copied().max().unwrap_or(0).max(highest));
+    }
+
+    /// Brings the row it follows back into view if this render mounted rows before it (`grew`);
+    /// stops following it once no rows are left to mount (`all_mounted`) or it is in its place.
+    fn keep_in_view(&mut self, grew: bool, all_mounted: bool) {
+        if grew && self.scroll_to.is_none() {
+            self.scroll_to = self.following;
+        }
+        if all_mounted || !self.following.is_some_and(|key| self.pinned.contains(&key)) {
+            self.following = None;
+        }
     }
 
     /// The pinned rows' positions, in order.
@@ -562,15 +586,29 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     let open_picker = use_state(|| None::<RowKey>);
     let limit = use_state(|| CONSUMER_ROWS);
     let added = use_mut_ref(Added::default);
-    let (list, add_button) = (use_node_ref(), use_node_ref());
+    let (list, add_button, ahead) = (use_node_ref(), use_node_ref(), use_node_ref());
     let scenario = Rc::clone(&props.scenario.0);
     let row_keys = keys.borrow_mut().follow(scenario.consumers.iter().map(|c| c.id.as_str()));
     let window = (*limit).min(row_keys.len());
-    added.borrow_mut().follow(&row_keys, window);
-    // The window's rows appear a slice per frame; rows added to a window already shown, at once.
-    let revealed = use_reveal(window, FIRST_ROWS, ROW_SLICE, Growth::AtOnce);
-    use_revealed(revealed >= window, props.on_revealed.clone());
+    // The window's rows are mounted as the page scrolls toward them; a row once mounted stays so
+    // when rows come before it (a consumer duplicated), which would otherwise push it out.
+    let reach = use_reach(OPENING_ROWS, ROW_SLICE, &ahead);
+    let last_mounted = use_mut_ref(|| None::<RowKey>);
+    let kept = last_mounted.borrow().and_then(|key| row_keys.iter().position(|&k| k == key)).map_or(0, |at| at + 1);
+    let mounted = window.min(reach).max(kept);
+    let last_count = use_mut_ref(|| 0);
+    let mounted_before = std::mem::replace(&mut *last_count.borrow_mut(), mounted);
+    {
+        let mut added = added.borrow_mut();
+        added.follow(&row_keys, mounted);
+        added.keep_in_view(mounted > mounted_before, mounted >= window);
+    }
+    // The rows appear a slice per frame; rows added to a list already shown, at once.
+    let revealed = use_reveal(mounted, FIRST_ROWS, ROW_SLICE, Growth::AtOnce);
+    *last_mounted.borrow_mut() = revealed.checked_sub(1).and_then(|last| row_keys.get(last).copied());
+    use_revealed(revealed >= mounted, props.on_revealed.clone());
     let pinned = added.borrow().positions(&row_keys);
+    let settled_view = use_mut_ref(|| None::<AnimationFrame>);
     {
         let (row_keys, list, add_button, added) =
             (row_keys.clone(), list.clone(), add_button.clone(), Rc::clone(&added));
@@ -578,6 +616,11 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
             removal.borrow_mut().settle(&row_keys, &list, "button.crash", &add_button);
             if let Some(key) = added.borrow_mut().scroll_to.take() {
                 bring_into_view(&list, key);
+                // And once more after the next frame's rendering: rows mounted with it are sized
+                // there (`content-visibility: auto`), which can move it.
+                *settled_view.borrow_mut() = Some(request_animation_frame(move |_| {
+                    Timeout::new(0, move || bring_into_view(&list, key)).forget();
+                }));
             }
         });
     }
@@ -591,7 +634,7 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
                 remove={remove.clone()} open_picker={open_picker.setter()} />
         })
     });
-    let hidden = row_keys.len().saturating_sub(window + pinned.len());
+    let hidden = row_keys.len().saturating_sub(window.max(mounted) + pinned.iter().filter(|&&at| at >= window).count());
     let more = {
         let limit = limit.clone();
         Callback::from(move |_: MouseEvent| limit.set(*limit + CONSUMER_ROWS))
@@ -599,7 +642,11 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     html! {
         <section class="editor consumers-editor" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ "Consumers and subscriptions" }</h2>
-            <ol class="consumers" ref={list} aria-busy={(revealed < window).then_some("true")}>{ for rows }</ol>
+            <ol class="consumers" ref={list} aria-busy={(revealed < mounted).then_some("true")}>{ for rows }</ol>
+            // Where the rows not yet mounted begin: near the viewport, it mounts the next ones.
+            if revealed >= mounted && mounted < window {
+                <div class="rows-ahead" ref={ahead} aria-hidden="true"></div>
+            }
             if hidden > 0 {
                 <p class="more-consumers">
                     <span class="hint">{ format!("{} of {} consumers shown.", row_keys.len() - hidden, row_keys.len()) }</span>
@@ -909,5 +956,47 @@ pub fn EventsBar() -> Html {
             <button type="button" onclick={on(&store, Edit::CreateTopic)}>{ if pattern { "Create a topic matching the pattern" } else { "Create a topic" } }</button>
             <span class="hint">{ "Crash a consumer from its row; subscribe from its row too." }</span>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Added;
+
+    /// One render of the consumers list: rows keyed `0..rows`, the first `mounted` of them mounted,
+    /// `window` the rows it may show; returns the row it brings into view after the render.
+    fn render(added: &mut Added, rows: u64, mounted: usize, window: usize, mounted_before: usize) -> Option<u64> {
+        let keys: Vec<u64> = (0..rows).collect();
+        added.follow(&keys, mounted);
+        added.keep_in_view(mounted > mounted_before, mounted >= window);
+        added.scroll_to.take()
+    }
+
+    #[test]
+    fn a_row_added_beyond_the_rows_mounted_is_followed_until_it_is_in_its_place() {
+        let mut added = Added::default();
+        assert_eq!(render(&mut added, 60, 10, 60, 0), None);
+        // Add consumer: row 60, beyond the 10 mounted, pinned and brought into view.
+        assert_eq!(render(&mut added, 61, 10, 61, 10), Some(60));
+        assert_eq!(added.positions(&(0..61).collect::<Vec<_>>()), [60]);
+        // Each slice mounted before it brings it back into view; a render that mounts none does not.
+        assert_eq!(render(&mut added, 61, 16, 61, 10), Some(60));
+        assert_eq!(render(&mut added, 61, 16, 61, 16), None);
+        assert_eq!(render(&mut added, 61, 58, 61, 16), Some(60));
+        // The slice that puts it in its place brings it into view a last time.
+        assert_eq!(render(&mut added, 61, 61, 61, 58), Some(60));
+        assert!(added.positions(&(0..61).collect::<Vec<_>>()).is_empty());
+        assert_eq!(render(&mut added, 61, 61, 61, 61), None);
+    }
+
+    #[test]
+    fn a_row_added_beyond_the_window_is_not_followed_once_the_window_is_mounted() {
+        let mut added = Added::default();
+        render(&mut added, 450, 200, 200, 0);
+        // A consumer joins a group of 450 whose 200 rows are mounted: shown after them, in view, once.
+        assert_eq!(render(&mut added, 451, 200, 200, 200), Some(450));
+        // "Show 200 more": the rows mounted as the page scrolls do not pull the page back to it.
+        assert_eq!(render(&mut added, 451, 206, 400, 200), None);
+        assert_eq!(added.positions(&(0..451).collect::<Vec<_>>()), [450]);
     }
 }

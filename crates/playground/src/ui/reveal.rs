@@ -5,9 +5,13 @@
 //! for no block over 50 ms.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use gloo::render::{request_animation_frame, AnimationFrame};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::js_sys::Array;
+use web_sys::{Element, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
 use yew::prelude::*;
 
 /// How far a list is revealed.
@@ -100,6 +104,86 @@ fn next_slice(state: &Rc<RefCell<Revealed>>, total: usize, sizes: (usize, usize)
         drop(revealed);
         redraw.force_update();
     }));
+}
+
+/// How far below the viewport a list's end may be and still have its next rows mounted: half a
+/// viewport, so that rows are in before a person scrolling (or tabbing) reaches them, and a list
+/// whose first rows already reach that far mounts no more at the opening.
+const REACH_MARGIN: &str = "0px 0px 50% 0px";
+
+/// How many of a long list's items the person has come near: `first`, then `step` more each time
+/// the `sentinel` (an element just after the last item mounted) is within [`REACH_MARGIN`] of the
+/// viewport. It only grows, so that items once mounted stay mounted (their focus, their drafts).
+/// The consumers editor's rows each carry five form fields, and Chromium's autofill parses the
+/// page's fields again each time some are added: mounted all at the opening, 50 rows were its
+/// longest tasks ("The opening", stop 21).
+#[hook]
+pub fn use_reach(first: usize, step: usize, sentinel: &NodeRef) -> usize {
+    let state = use_mut_ref(|| Reach { items: first, watcher: None });
+    let redraw = use_force_update();
+    let items = state.borrow().items;
+    {
+        let (state, sentinel) = (Rc::clone(&state), sentinel.clone());
+        use_effect(move || watch(&state, &sentinel, step, redraw));
+    }
+    items
+}
+
+/// A list's reach ([`use_reach`]) and the observer of its sentinel.
+struct Reach {
+    items: usize,
+    watcher: Option<Watcher>,
+}
+
+/// An `IntersectionObserver` and the callback it calls (which must live as long as it does).
+struct Watcher {
+    observer: IntersectionObserver,
+    _near: Closure<dyn Fn(Array)>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// After a render: observes the sentinel afresh (a new observation reports at once whether it is
+/// near, so a sentinel still near after the new items were laid out asks for more), or stops
+/// observing when the list rendered none (every item mounted).
+fn watch(state: &Rc<RefCell<Reach>>, sentinel: &NodeRef, step: usize, redraw: UseForceUpdateHandle) {
+    let mut reach = state.borrow_mut();
+    let Some(target) = sentinel.cast::<Element>() else {
+        reach.watcher = None;
+        return;
+    };
+    if reach.watcher.is_none() {
+        reach.watcher = watcher(Rc::downgrade(state), step, redraw);
+    }
+    if let Some(watcher) = &reach.watcher {
+        watcher.observer.unobserve(&target);
+        watcher.observer.observe(&target);
+    }
+}
+
+/// An observer that adds `step` items to the reach when its target comes near the viewport. It
+/// holds the reach weakly: the reach holds it.
+fn watcher(state: Weak<RefCell<Reach>>, step: usize, redraw: UseForceUpdateHandle) -> Option<Watcher> {
+    let near = Closure::<dyn Fn(Array)>::new(move |entries: Array| {
+        let last = entries.iter().filter_map(|entry| entry.dyn_into::<IntersectionObserverEntry>().ok()).next_back();
+        if !last.is_some_and(|entry| entry.is_intersecting()) {
+            return;
+        }
+        if let Some(state) = state.upgrade() {
+            let mut reach = state.borrow_mut();
+            reach.items = reach.items.saturating_add(step);
+            drop(reach);
+            redraw.force_update();
+        }
+    });
+    let options = IntersectionObserverInit::new();
+    options.set_root_margin(REACH_MARGIN);
+    let observer = IntersectionObserver::new_with_options(near.as_ref().unchecked_ref(), &options).ok()?;
+    Some(Watcher { observer, _near: near })
 }
 
 #[cfg(test)]
