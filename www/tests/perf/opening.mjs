@@ -1,5 +1,5 @@
 // The page's opening, task by task: a Chrome trace (CDP Tracing) from the navigation to the first
-// painted answer with every consumer row in, each top-level task of the page's thread summarised
+// painted answer with the consumer rows the opening mounts in, each top-level task of the page's thread summarised
 // by what it added to the page and by its own CPU time (the trace's `tdur`, which a machine loaded
 // by other work inflates far less than the wall clock). Not a test; asserts nothing.
 //
@@ -35,7 +35,7 @@ const TASKS = args.includes('--tasks');
 // optimising tier-up on V8's pool) in --tasks' `beside it`.
 const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8,v8.wasm,disabled-by-default-v8.wasm.detailed';
 
-/** The first answer painted, every consumer row of the editor's window in. */
+/** The first answer painted, the consumer rows the opening mounts in (the others come as the page scrolls). */
 const OPENED = `(() => { const r = document.querySelector('.results');
   return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'
     && !document.querySelector('ol.consumers[aria-busy="true"]'); })()`;

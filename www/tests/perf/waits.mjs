@@ -1,7 +1,7 @@
 // What the page's thread waits for at the opening: the Linux scheduler's own counts for the renderer's
 // main thread (`/proc/PID/task/TID/schedstat`: time on a core, time runnable but waiting for one;
 // `status`: switches it asked for and preemptions) from the navigation to the first painted answer
-// with every consumer row in, against the page's 'longtask' entries, and the CPU every process of the
+// with the consumer rows the opening mounts in, against the page's 'longtask' entries, and the CPU every process of the
 // machine used meanwhile (Chromium's, this Node's, everyone else's) with the VM's steal
 // (`/proc/stat`). Linux only; no tracing (it would add its own work). Not a test; asserts nothing.
 //
@@ -19,7 +19,7 @@ const args = process.argv.slice(2);
 const RUNS = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 3);
 const TICK_MS = 10; // USER_HZ 100: /proc's utime and stime are in 10 ms ticks
 
-/** The first answer painted, every consumer row of the editor's window in (as opening.mjs). */
+/** The first answer painted, the consumer rows the opening mounts in (as opening.mjs). */
 const OPENED = `(() => { const r = document.querySelector('.results');
   return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'
     && !document.querySelector('ol.consumers[aria-busy="true"]'); })()`;
