@@ -251,10 +251,8 @@ test('typing into a count: the caret\'s layer gives nothing below it a layer of 
   await page.close();
 });
 
-test("a big group's member lists out of view are not rendered until scrolled to: their rows stay in the DOM, their boxes keep their height", async () => {
-  // 1,000 partitions × 50 consumers on a 1,400 × 900 window (measure.mjs's typed row): the lower
-  // two panels' lists are out of view, and an answer lays out and paints the upper two only
-  // (style.css, "An answer's frame").
+/** The link's hash of measure.mjs's 1,000 partitions × 50 consumers: ten topics of 100, odd consumers on the first five. */
+function thousandByFifty() {
   const names = Array.from({ length: 10 }, (_, i) => `t${i}`);
   const text = JSON.stringify({
     version: 1,
@@ -262,7 +260,14 @@ test("a big group's member lists out of view are not rendered until scrolled to:
     topics: names.map((name) => ({ name, partitions: 100 })),
     consumers: Array.from({ length: 50 }, (_, i) => ({ id: `C${i}`, topics: i % 2 ? names.slice(0, 5) : names })),
   });
-  const { page, errors } = await openPlayground(env, '#' + link(text, env.url).split('#')[1]);
+  return '#' + link(text, env.url).split('#')[1];
+}
+
+test("a big group's member lists out of view are not rendered until scrolled to: their rows stay in the DOM, their boxes keep their height", async () => {
+  // 1,000 partitions × 50 consumers on a 1,400 × 900 window (measure.mjs's typed row): the lower
+  // two panels' lists are out of view, and an answer lays out and paints the upper two only
+  // (style.css, "An answer's frame").
+  const { page, errors } = await openPlayground(env, thousandByFifty());
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.waitForSelector('section[data-strategy="cooperative-sticky"] .member-scroll [data-member]', { timeout: 30_000 });
   const lists = () =>
@@ -301,6 +306,41 @@ test("a big group's member lists out of view are not rendered until scrolled to:
   assert.ok(after.rendered, `${last}: rendered once in view`);
   assert.equal(after.height, 440);
   assert.equal(after.panelHeight, skipped.at(-1).panelHeight, `${last}: its panel's height unchanged`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a big group's panels keep their height from answer to answer: an answer moves nothing below them", async () => {
+  // measure.mjs's typed edits (a topic's count 99 and 100, t0 and t1 in turn) at 1,000 × 50: the
+  // "most loaded" figure comes and goes, "largest moves" takes 1 to 3 lines, the rounds 2 or 3; the
+  // panels reserve those lines (style.css, "An answer's frame, still"), so each panel's height and
+  // the configuration section's place are the same after every answer.
+  const { page, errors } = await openPlayground(env, thousandByFifty());
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.waitForSelector('section[data-strategy="cooperative-sticky"] .member-scroll [data-member]', { timeout: 30_000 });
+  const boxes = () =>
+    page.evaluate(
+      () =>
+        new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))).then(() => ({
+          panels: [...document.querySelectorAll('section.panel')].map((p) => `${p.dataset.strategy} ${p.getBoundingClientRect().height}`),
+          config: document.querySelector('section.config').getBoundingClientRect().top + window.scrollY,
+          steady: document.querySelectorAll('section.panel.steady').length,
+        })),
+    );
+  const seen = [];
+  for (let k = 0; k < 8; k++) {
+    const topic = k % 2 ? 't1' : 't0';
+    const n = Math.floor(k / 2) % 2 ? 100 : 99;
+    const before = await page.$eval('.results', (r) => Number(r.dataset.version));
+    await page.evaluate(typedCount(topic, n));
+    await page.waitForFunction((v) => Number(document.querySelector('.results').dataset.version) > v, before);
+    await resultsShown(page);
+    seen.push({ edit: `${topic} ${n}`, ...(await boxes()) });
+  }
+  for (const s of seen) {
+    assert.equal(s.steady, 4, `${s.edit}: every panel keeps its lines`);
+    assert.deepEqual([s.panels, s.config], [seen[0].panels, seen[0].config], `after ${s.edit}: ${JSON.stringify(seen)}`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

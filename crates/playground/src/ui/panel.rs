@@ -139,13 +139,16 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         }
         Ok(outcome) => (Some(badge(outcome)), outcome_view(outcome, props, rows)),
     };
+    // A big group's panel with the diff keeps its figures' lines from answer to answer (style.css,
+    // "An answer's frame, still"): a figure that comes, goes or wraps moves nothing below it.
+    let steady = digest.outcome.as_ref().is_ok_and(|o| !o.chips && props.show_diff && o.moves.had_owners);
     let chosen_title = if assignor.is_some() {
         "the group's group.remote.assignor"
     } else {
         "the coordinator picks this strategy for the consumers as configured"
     };
     html! {
-        <section class={classes!("panel", assignor.is_some().then_some("server-panel"), props.chosen.then_some("chosen-panel"))}
+        <section class={classes!("panel", assignor.is_some().then_some("server-panel"), props.chosen.then_some("chosen-panel"), steady.then_some("steady"))}
             data-strategy={strategy.map(|s| s.name())} data-server-assignor={assignor.map(|a| a.name())} aria-labelledby={format!("panel-{name}")}>
             <header>
                 <h3 id={format!("panel-{name}")}>{ digest.panel.title() }</h3>
