@@ -608,7 +608,7 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     *last_mounted.borrow_mut() = revealed.checked_sub(1).and_then(|last| row_keys.get(last).copied());
     use_revealed(revealed >= mounted, props.on_revealed.clone());
     let pinned = added.borrow().positions(&row_keys);
-    let settled_view = use_mut_ref(|| None::<AnimationFrame>);
+    let following_view = use_mut_ref(Following::default);
     {
         let (row_keys, list, add_button, added) =
             (row_keys.clone(), list.clone(), add_button.clone(), Rc::clone(&added));
@@ -616,11 +616,7 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
             removal.borrow_mut().settle(&row_keys, &list, "button.crash", &add_button);
             if let Some(key) = added.borrow_mut().scroll_to.take() {
                 bring_into_view(&list, key);
-                // And once more after the next frame's rendering: rows mounted with it are sized
-                // there (`content-visibility: auto`), which can move it.
-                *settled_view.borrow_mut() = Some(request_animation_frame(move |_| {
-                    Timeout::new(0, move || bring_into_view(&list, key)).forget();
-                }));
+                Following::start(&following_view, list, key);
             }
         });
     }
@@ -660,21 +656,72 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
 
 /// Scrolls the row keyed `key` into view if it is not, below the sticky header (which
 /// `scrollIntoView` would leave it under).
+/// A row brought into view, kept there until the page around it settles: rows mounted with it are
+/// sized in the frames that follow (`content-visibility: auto`'s estimate replaced by their height)
+/// and an answer's render can move the page too, each pushing it out of view again.
+#[derive(Default)]
+struct Following {
+    /// The next frame's check.
+    frame: Option<AnimationFrame>,
+    /// Ends the following when the person scrolls, types or points: the page is theirs again.
+    interrupted: Rc<std::cell::Cell<bool>>,
+    _listeners: Vec<gloo::events::EventListener>,
+}
+
+/// Frames in a row the followed row must keep its place for the page to count as settled.
+const SETTLED_FRAMES: u32 = 5;
+/// The most frames a row is followed (some two seconds).
+const MOST_FOLLOWED_FRAMES: u32 = 120;
+
+impl Following {
+    fn start(slot: &Rc<RefCell<Following>>, list: NodeRef, key: RowKey) {
+        let interrupted = Rc::new(std::cell::Cell::new(false));
+        let listeners = web_sys::window()
+            .map(|window| {
+                ["wheel", "touchstart", "pointerdown", "keydown"]
+                    .into_iter()
+                    .map(|event| {
+                        let interrupted = Rc::clone(&interrupted);
+                        gloo::events::EventListener::new(&window, event, move |_| interrupted.set(true))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        *slot.borrow_mut() = Following { frame: None, interrupted, _listeners: listeners };
+        Following::next_frame(slot, list, key, (None, 0), MOST_FOLLOWED_FRAMES);
+    }
+
+    /// After the next frame's rendering: brings the row back into view if it left it, and goes on
+    /// until its place (`last`: its top and for how many frames it has kept it) has settled.
+    fn next_frame(slot: &Rc<RefCell<Following>>, list: NodeRef, key: RowKey, last: (Option<f64>, u32), left: u32) {
+        let weak = Rc::downgrade(slot);
+        let frame = request_animation_frame(move |_| {
+            Timeout::new(0, move || {
+                let Some(slot) = weak.upgrade() else { return };
+                if slot.borrow().interrupted.get() {
+                    *slot.borrow_mut() = Following::default();
+                    return;
+                }
+                bring_into_view(&list, key);
+                let top = row_of(&list, key).and_then(|row| edge(&row, "top"));
+                let kept = if top.is_some() && top == last.0 { last.1 + 1 } else { 0 };
+                if kept < SETTLED_FRAMES && left > 1 {
+                    Following::next_frame(&slot, list, key, (top, kept), left - 1);
+                } else {
+                    *slot.borrow_mut() = Following::default();
+                }
+            })
+            .forget();
+        });
+        slot.borrow_mut().frame = Some(frame);
+    }
+}
+
 fn bring_into_view(list: &NodeRef, key: RowKey) {
-    use web_sys::js_sys::{Function, Reflect};
     /// Space left between the row and the header or the window's bottom, in pixels.
     const MARGIN: f64 = 8.0;
     let Some(window) = web_sys::window() else { return };
-    let Some(row) =
-        list.cast::<web_sys::Element>().and_then(|l| l.query_selector(&format!("[data-row=\"{key}\"]")).ok().flatten())
-    else {
-        return;
-    };
-    // `getBoundingClientRect` through `Reflect`: its `DomRect` is not among the page's web-sys features.
-    let edge = |element: &web_sys::Element, side: &str| -> Option<f64> {
-        let measure = Reflect::get(element, &"getBoundingClientRect".into()).ok()?.dyn_into::<Function>().ok()?;
-        Reflect::get(&measure.call0(element).ok()?, &side.into()).ok()?.as_f64()
-    };
+    let Some(row) = row_of(list, key) else { return };
     let header = window.document().and_then(|d| d.query_selector("header.top").ok().flatten());
     let top_edge = header.as_ref().and_then(|h| edge(h, "bottom")).unwrap_or(0.0) + MARGIN;
     let bottom_edge = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) - MARGIN;
@@ -687,6 +734,19 @@ fn bring_into_view(list: &NodeRef, key: RowKey) {
         return;
     };
     window.scroll_by_with_x_and_y(0.0, by);
+}
+
+/// The consumers list's row keyed `key`, if it is mounted.
+fn row_of(list: &NodeRef, key: RowKey) -> Option<web_sys::Element> {
+    list.cast::<web_sys::Element>()?.query_selector(&format!("[data-row=\"{key}\"]")).ok()?
+}
+
+/// One side of `element`'s box in the window's coordinates (`getBoundingClientRect` through
+/// `Reflect`: its `DomRect` is not among the page's web-sys features).
+fn edge(element: &web_sys::Element, side: &str) -> Option<f64> {
+    use web_sys::js_sys::{Function, Reflect};
+    let measure = Reflect::get(element, &"getBoundingClientRect".into()).ok()?.dyn_into::<Function>().ok()?;
+    Reflect::get(&measure.call0(element).ok()?, &side.into()).ok()?.as_f64()
 }
 
 #[derive(Properties, PartialEq)]
