@@ -9,7 +9,7 @@
 //! that row and nothing else. Rows are keyed by [`RowKeys`], which survive renames; when a row's
 //! remove button takes the row away, the focus moves to the same button of the next row.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -654,8 +654,6 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     }
 }
 
-/// Scrolls the row keyed `key` into view if it is not, below the sticky header (which
-/// `scrollIntoView` would leave it under).
 /// A row brought into view, kept there until the page around it settles: rows mounted with it are
 /// sized in the frames that follow (`content-visibility: auto`'s estimate replaced by their height)
 /// and an answer's render can move the page too, each pushing it out of view again.
@@ -664,7 +662,7 @@ struct Following {
     /// The next frame's check.
     frame: Option<AnimationFrame>,
     /// Ends the following when the person scrolls, types or points: the page is theirs again.
-    interrupted: Rc<std::cell::Cell<bool>>,
+    interrupted: Rc<Cell<bool>>,
     _listeners: Vec<gloo::events::EventListener>,
 }
 
@@ -675,7 +673,7 @@ const MOST_FOLLOWED_FRAMES: u32 = 120;
 
 impl Following {
     fn start(slot: &Rc<RefCell<Following>>, list: NodeRef, key: RowKey) {
-        let interrupted = Rc::new(std::cell::Cell::new(false));
+        let interrupted = Rc::new(Cell::new(false));
         let listeners = web_sys::window()
             .map(|window| {
                 ["wheel", "touchstart", "pointerdown", "keydown"]
@@ -717,6 +715,8 @@ impl Following {
     }
 }
 
+/// Scrolls the row keyed `key` into view if it is not, below the sticky header (which
+/// `scrollIntoView` would leave it under).
 fn bring_into_view(list: &NodeRef, key: RowKey) {
     /// Space left between the row and the header or the window's bottom, in pixels.
     const MARGIN: f64 = 8.0;
