@@ -47,7 +47,7 @@ fn main() {
 
 /// The app's first render, rehearsed while the lead worker reads what the tab opens on (the
 /// page's thread is idle in that wait): the app itself, on the opening a browser without workers
-/// gets (an empty group, nothing read or written), rendered into an element off the page and
+/// gets (an empty group; it writes nothing), rendered into an element off the page and
 /// dropped at the next animation frame, or sooner if the opening comes. That render is the first
 /// run of most of the page's wasm, which V8 compiles a function at a time as each first runs: the
 /// real first render did some 680 such compiles, 18–23 ms of its 28–35 ms of the page thread's CPU
