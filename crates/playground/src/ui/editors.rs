@@ -10,7 +10,7 @@
 //! remove button takes the row away, the focus moves to the same button of the next row.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -22,7 +22,8 @@ use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::state::{Action, Edit, Field, State};
-use crate::ui::fields::{refusal, CountField, TextField};
+use crate::ui::fields::{refusal, CountField, SearchField, TextField};
+use crate::ui::find::{found, Needle};
 use crate::ui::keys::{RowKey, RowKeys};
 use crate::ui::reveal::{use_reach, use_reveal, Growth};
 use crate::ui::{rendered, topic_class, Store};
@@ -208,8 +209,12 @@ fn replication_factor_edit(topic: usize, text: String) -> Edit {
     Edit::SetReplicationFactor { topic, factor: text.trim().parse().unwrap_or(0) }
 }
 
+/// The rows a list shows, in order: each one's position in the scenario's list and its key (every
+/// row of the topics editor; the consumers a filter finds).
+type ShownRows = Rc<RefCell<Vec<(usize, RowKey)>>>;
+
 /// Where the focus goes once a row's remove button has taken its row away: the same button of the
-/// row that took its place, or of the row before when it was the last, or the editor's add button
+/// row shown after it, or of the row before when it was the last, or the editor's add button
 /// when none is left.
 #[derive(Default)]
 struct Removal {
@@ -217,10 +222,11 @@ struct Removal {
 }
 
 impl Removal {
-    fn plan(&mut self, keys: &RowKeys, index: usize) {
-        if let Some(removed) = keys.key_at(index) {
-            self.pending = Some((removed, keys.neighbour(index)));
-        }
+    /// Before the row at `index` of the scenario's list is removed, from the rows `shown`.
+    fn plan(&mut self, shown: &[(usize, RowKey)], index: usize) {
+        let Some(at) = shown.iter().position(|&(i, _)| i == index) else { return };
+        let neighbour = shown.get(at + 1).or_else(|| shown.get(at.checked_sub(1)?)).map(|&(_, key)| key);
+        self.pending = Some((shown[at].1, neighbour));
     }
 
     /// After a render: moves the focus if the row planned for removal is gone.
@@ -245,13 +251,13 @@ impl Removal {
 #[hook]
 fn use_remove(
     edit: &Callback<Edit>,
-    keys: &Rc<RefCell<RowKeys>>,
+    shown: &ShownRows,
     removal: &Rc<RefCell<Removal>>,
     make: fn(usize) -> Edit,
 ) -> Callback<usize> {
-    let (keys, removal) = (Rc::clone(keys), Rc::clone(removal));
+    let (shown, removal) = (Rc::clone(shown), Rc::clone(removal));
     use_callback(edit.clone(), move |index: usize, edit| {
-        removal.borrow_mut().plan(&keys.borrow(), index);
+        removal.borrow_mut().plan(&shown.borrow(), index);
         edit.emit(make(index));
     })
 }
@@ -340,11 +346,13 @@ fn TopicList(props: &ListProps<TopicsIn>) -> Html {
     // A count typed, computed ahead (`state::Action::Draft`).
     let draft = use_callback(props.dispatcher.clone(), |edit, dispatcher| dispatcher.dispatch(Action::Draft(edit)));
     let keys = use_mut_ref(RowKeys::default);
+    let shown = use_mut_ref(Vec::new);
     let removal = use_mut_ref(Removal::default);
-    let remove = use_remove(&edit, &keys, &removal, |topic| Edit::RemoveTopic { topic });
+    let remove = use_remove(&edit, &shown, &removal, |topic| Edit::RemoveTopic { topic });
     let (table, add_button) = (use_node_ref(), use_node_ref());
     let scenario = Rc::clone(&props.scenario.0);
     let row_keys = keys.borrow_mut().follow(scenario.topics.iter().map(|t| t.name.as_str()));
+    *shown.borrow_mut() = row_keys.iter().copied().enumerate().collect();
     {
         let (row_keys, table, add_button) = (row_keys.clone(), table.clone(), add_button.clone());
         use_effect(move || removal.borrow_mut().settle(&row_keys, &table, "button.remove", &add_button));
@@ -527,9 +535,10 @@ struct Added {
 const A_FEW_ADDED: usize = 10;
 
 impl Added {
-    /// Follows the rows to `keys`; rows added beyond the first `window` (by an edit adding a few,
-    /// not by a whole new group) are pinned.
-    fn follow(&mut self, keys: &[RowKey], window: usize) {
+    /// Follows the rows shown to `keys` (`newest`: the highest key of the whole list, whose rows
+    /// a filter may not show); rows added beyond the first `window` (by an edit adding a few, not
+    /// by a whole new group, nor rows a filter shows again) are pinned.
+    fn follow(&mut self, keys: &[RowKey], window: usize, newest: RowKey) {
         let (count, highest) = self.seen;
         let beyond = keys.get(window..).unwrap_or_default();
         // A pinned row stays pinned while it is beyond the window ("Show more" may reach it).
@@ -546,7 +555,7 @@ impl Added {
                 }
             }
         }
-        self.seen = (keys.len(), keys.iter().copied().max().unwrap_or(0).max(highest));
+        self.seen = (keys.len(), newest.max(highest));
     }
 
     /// Brings the row it follows back into view if this render mounted rows before it (`grew`);
@@ -576,31 +585,102 @@ fn use_revealed(all: bool, on_revealed: Option<Callback<()>>) {
     });
 }
 
+/// Beyond this many consumers the editor offers "Find a consumer": the rows mounted at the
+/// opening, beyond which the browser's find-in-page no longer reaches every consumer (the others
+/// are not in the DOM until the page scrolls near them).
+const FIND_ABOVE: usize = OPENING_ROWS;
+
+/// The consumers a filter shows: those whose `member.id` or `group.instance.id` contains the text
+/// typed, and those it already showed, which stay until the text changes (a consumer renamed out
+/// of the filter does not vanish under the person's cursor), and those added since (Add consumer,
+/// Duplicate, a consumer that joins: the person sees what they added).
+#[derive(Default)]
+struct Filtered {
+    needle: Needle,
+    /// The rows shown under `needle` at the last render, with their ids then.
+    kept: HashMap<RowKey, String>,
+    /// The highest row key at the last render: keys are handed out in increasing order, so a key
+    /// above it is a row added since.
+    highest: RowKey,
+}
+
+impl Filtered {
+    /// The rows shown for `needle` (positions in `consumers`, in order, and their keys) and
+    /// whether the filter changed since the last render.
+    fn follow(&mut self, needle: Needle, consumers: &[ConsumerSpec], keys: &[RowKey]) -> (Vec<(usize, RowKey)>, bool) {
+        let changed = needle != self.needle;
+        let since = self.highest;
+        self.highest = keys.iter().copied().max().unwrap_or(0).max(since);
+        // An edit adds a few rows or renames one; a new group (a link, a preset, a file) hands
+        // the kept rows' keys to other consumers, and is only filtered.
+        let added = keys.iter().filter(|&&key| key > since).count();
+        let renamed =
+            consumers.iter().zip(keys).filter(|(c, key)| self.kept.get(key).is_some_and(|id| *id != c.id)).count();
+        let edit = since > 0 && added <= A_FEW_ADDED && renamed <= 1;
+        let kept = if changed || !edit { HashMap::new() } else { std::mem::take(&mut self.kept) };
+        self.needle = needle;
+        let needle = &self.needle;
+        let shown: Vec<(usize, RowKey)> = consumers
+            .iter()
+            .zip(keys)
+            .enumerate()
+            .filter(|&(_, (consumer, key))| {
+                needle.finds(&consumer.id)
+                    || consumer.instance_id.as_deref().is_some_and(|id| needle.finds(id))
+                    || kept.contains_key(key)
+                    || (edit && *key > since)
+            })
+            .map(|(at, (_, &key))| (at, key))
+            .collect();
+        if !needle.is_empty() {
+            self.kept = shown.iter().filter_map(|&(at, key)| Some((key, consumers.get(at)?.id.clone()))).collect();
+        }
+        (shown, changed)
+    }
+}
+
 #[function_component]
 fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     rendered("ConsumersEditor");
     let (edit, refuse) = use_row_callbacks(props.dispatcher.clone());
     let keys = use_mut_ref(RowKeys::default);
+    let shown_rows = use_mut_ref(Vec::new);
     let removal = use_mut_ref(Removal::default);
-    let remove = use_remove(&edit, &keys, &removal, |consumer| Edit::Leave { consumer });
+    let remove = use_remove(&edit, &shown_rows, &removal, |consumer| Edit::Leave { consumer });
     let open_picker = use_state(|| None::<RowKey>);
-    let limit = use_state(|| CONSUMER_ROWS);
+    let query = use_state(String::new);
+    let on_query = use_callback(query.setter(), |text: String, query| query.set(text));
+    // "Show 200 more" pages through the rows of the filter it was clicked under.
+    let limit = use_state(|| (Needle::default(), CONSUMER_ROWS));
+    let filtered = use_mut_ref(Filtered::default);
     let added = use_mut_ref(Added::default);
     let (list, add_button, ahead) = (use_node_ref(), use_node_ref(), use_node_ref());
     let scenario = Rc::clone(&props.scenario.0);
-    let row_keys = keys.borrow_mut().follow(scenario.consumers.iter().map(|c| c.id.as_str()));
-    let window = (*limit).min(row_keys.len());
+    let all_keys = keys.borrow_mut().follow(scenario.consumers.iter().map(|c| c.id.as_str()));
+    let needle = Needle::new(&query);
+    let (shown, new_filter) = filtered.borrow_mut().follow(needle.clone(), &scenario.consumers, &all_keys);
+    let row_keys: Vec<RowKey> = shown.iter().map(|&(_, key)| key).collect();
+    *shown_rows.borrow_mut() = shown;
+    let shown = shown_rows.borrow();
+    let window = if limit.0 == needle { limit.1 } else { CONSUMER_ROWS }.min(row_keys.len());
     // The window's rows are mounted as the page scrolls toward them; a row once mounted stays so
-    // when rows come before it (a consumer duplicated), which would otherwise push it out.
+    // when rows come before it (a consumer duplicated), which would otherwise push it out. A new
+    // filter starts again from the rows the opening mounts.
     let reach = use_reach(OPENING_ROWS, ROW_SLICE, &ahead);
+    let reach_since = use_mut_ref(|| 0);
     let last_mounted = use_mut_ref(|| None::<RowKey>);
+    if new_filter {
+        *reach_since.borrow_mut() = reach - OPENING_ROWS;
+        *last_mounted.borrow_mut() = None;
+    }
+    let reach = reach - *reach_since.borrow();
     let kept = last_mounted.borrow().and_then(|key| row_keys.iter().position(|&k| k == key)).map_or(0, |at| at + 1);
     let mounted = window.min(reach).max(kept);
     let last_count = use_mut_ref(|| 0);
     let mounted_before = std::mem::replace(&mut *last_count.borrow_mut(), mounted);
     {
         let mut added = added.borrow_mut();
-        added.follow(&row_keys, mounted);
+        added.follow(&row_keys, mounted, filtered.borrow().highest);
         added.keep_in_view(mounted > mounted_before, mounted >= window);
     }
     // The rows appear a slice per frame; rows added to a list already shown, at once.
@@ -621,8 +701,8 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
         });
     }
     let topics = TopicNames(Rc::clone(&scenario));
-    let rows = (0..revealed).chain(pinned.iter().copied()).filter_map(|index| {
-        let row = *row_keys.get(index)?;
+    let rows = (0..revealed).chain(pinned.iter().copied()).filter_map(|at| {
+        let &(index, row) = shown.get(at)?;
         let refused = props.refused_at(index);
         Some(html! {
             <ConsumerRow key={row} {row} {index} consumer={ConsumerOf(Rc::clone(&scenario), index)} topics={topics.clone()}
@@ -632,12 +712,18 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
     });
     let hidden = row_keys.len().saturating_sub(window.max(mounted) + pinned.iter().filter(|&&at| at >= window).count());
     let more = {
-        let limit = limit.clone();
-        Callback::from(move |_: MouseEvent| limit.set(*limit + CONSUMER_ROWS))
+        let (limit, needle) = (limit.clone(), needle.clone());
+        Callback::from(move |_: MouseEvent| limit.set((needle.clone(), window + CONSUMER_ROWS)))
     };
+    let total = scenario.consumers.len();
+    let status = found(&needle, row_keys.len(), total, ("consumer", "consumers"));
     html! {
         <section class="editor consumers-editor" aria-labelledby="consumers-heading">
             <h2 id="consumers-heading">{ "Consumers and subscriptions" }</h2>
+            if total > FIND_ABOVE || !needle.is_empty() {
+                <SearchField label="Find a consumer by member.id or group.instance.id" placeholder="Find a consumer by id"
+                    value={(*query).clone()} {status} on_change={on_query} />
+            }
             <ol class="consumers" ref={list} aria-busy={(revealed < mounted).then_some("true")}>{ for rows }</ol>
             // Where the rows not yet mounted begin: near the viewport, it mounts the next ones.
             if revealed >= mounted && mounted < window {
@@ -645,7 +731,8 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
             }
             if hidden > 0 {
                 <p class="more-consumers">
-                    <span class="hint">{ format!("{} of {} consumers shown.", row_keys.len() - hidden, row_keys.len()) }</span>
+                    <span class="hint">{ format!("{} of {} {}consumers shown.", row_keys.len() - hidden, row_keys.len(),
+                        if needle.is_empty() { "" } else { "matching " }) }</span>
                     <button type="button" onclick={more}>{ format!("Show {} more", hidden.min(CONSUMER_ROWS)) }</button>
                 </p>
             }
@@ -897,13 +984,8 @@ fn TopicPicker(props: &TopicPickerProps) -> Html {
     }
     let Some(consumer) = props.consumer.get() else { return html! {} };
     let subscribed: HashSet<&str> = consumer.topics.iter().map(String::as_str).collect();
-    let needle = filter.trim().to_lowercase();
-    let shown: Vec<(usize, &str)> = props
-        .topics
-        .iter()
-        .enumerate()
-        .filter(|(_, name)| needle.is_empty() || name.to_lowercase().contains(&needle))
-        .collect();
+    let needle = Needle::new(&filter);
+    let shown: Vec<(usize, &str)> = props.topics.iter().enumerate().filter(|(_, name)| needle.finds(name)).collect();
     let positions: Vec<usize> = shown.iter().map(|(t, _)| *t).collect();
     let all = {
         let (subscribe, positions) = (props.subscribe.clone(), positions.clone());
@@ -1021,13 +1103,101 @@ pub fn EventsBar() -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::Added;
+    use scenario::ConsumerSpec;
+
+    use super::{Added, Filtered, Removal};
+    use crate::ui::find::Needle;
+    use crate::ui::keys::RowKeys;
+
+    /// The consumers `names` (an `id@instance` has a `group.instance.id`) and their row keys.
+    fn group(keys: &mut RowKeys, names: &str) -> (Vec<ConsumerSpec>, Vec<u64>) {
+        let consumers: Vec<ConsumerSpec> = names
+            .split_whitespace()
+            .map(|name| {
+                let (id, instance) = name.split_once('@').map_or((name, None), |(id, i)| (id, Some(i.to_string())));
+                ConsumerSpec { instance_id: instance, ..ConsumerSpec::new(id, &[]) }
+            })
+            .collect();
+        let keys = keys.follow(consumers.iter().map(|c| c.id.as_str()));
+        (consumers, keys)
+    }
+
+    /// The ids a filter shows of `names` after `typed` (and whether it is a new filter).
+    fn shown(filtered: &mut Filtered, keys: &mut RowKeys, names: &str, typed: &str) -> (Vec<String>, bool) {
+        let (consumers, keys) = group(keys, names);
+        let (shown, changed) = filtered.follow(Needle::new(typed), &consumers, &keys);
+        for &(at, key) in &shown {
+            assert_eq!(keys[at], key, "each row shown with its own key");
+        }
+        (shown.iter().map(|&(at, _)| consumers[at].id.clone()).collect(), changed)
+    }
+
+    #[test]
+    fn a_filter_shows_the_consumers_whose_id_or_instance_id_it_finds() {
+        let (mut filtered, mut keys) = (Filtered::default(), RowKeys::default());
+        let all = "consumer-1 consumer-12 Consumer-123@static-12 other@a other-2@x12";
+        assert_eq!(shown(&mut filtered, &mut keys, all, "").0.len(), 5, "nothing typed: every consumer");
+        assert_eq!(
+            shown(&mut filtered, &mut keys, all, " SUMER-12"),
+            (vec!["consumer-12".into(), "Consumer-123".into()], true)
+        );
+        // The group.instance.id too.
+        assert_eq!(shown(&mut filtered, &mut keys, all, "12").0, ["consumer-12", "Consumer-123", "other-2"]);
+        assert_eq!(shown(&mut filtered, &mut keys, all, "static").0, ["Consumer-123"]);
+        assert_eq!(shown(&mut filtered, &mut keys, all, "nobody"), (vec![], true));
+        assert_eq!(shown(&mut filtered, &mut keys, all, "nobody "), (vec![], false), "the same filter");
+    }
+
+    #[test]
+    fn a_consumer_renamed_out_of_the_filter_stays_until_the_filter_changes() {
+        let (mut filtered, mut keys) = (Filtered::default(), RowKeys::default());
+        shown(&mut filtered, &mut keys, "c-1 c-12 c-2", "");
+        assert_eq!(shown(&mut filtered, &mut keys, "c-1 c-12 c-2", "c-1").0, ["c-1", "c-12"]);
+        // c-12 renamed letter by letter to x: it keeps its row, shown.
+        assert_eq!(shown(&mut filtered, &mut keys, "c-1 c- c-2", "c-1"), (vec!["c-1".into(), "c-".into()], false));
+        assert_eq!(shown(&mut filtered, &mut keys, "c-1 x c-2", "c-1").0, ["c-1", "x"]);
+        // Another consumer renamed into it (an undo elsewhere) is found as well.
+        assert_eq!(shown(&mut filtered, &mut keys, "c-1 x c-10", "c-1").0, ["c-1", "x", "c-10"]);
+        // The filter changes: only what it finds.
+        assert_eq!(shown(&mut filtered, &mut keys, "c-1 x c-10", "c-10").0, ["c-10"]);
+        assert_eq!(shown(&mut filtered, &mut keys, "c-1 x c-10", "c-1").0, ["c-1", "c-10"]);
+    }
+
+    #[test]
+    fn consumers_added_under_a_filter_are_shown_but_not_a_whole_new_group() {
+        let (mut filtered, mut keys) = (Filtered::default(), RowKeys::default());
+        shown(&mut filtered, &mut keys, "a-1 b-1 a-2", "a-");
+        // Add consumer (a new id that the filter does not find), Duplicate (after its original).
+        assert_eq!(shown(&mut filtered, &mut keys, "a-1 b-1 a-2 C0", "a-").0, ["a-1", "a-2", "C0"]);
+        assert_eq!(shown(&mut filtered, &mut keys, "a-1 b-1 b-1-0 a-2 C0", "a-").0, ["a-1", "b-1-0", "a-2", "C0"]);
+        // A crash: the others stay.
+        assert_eq!(shown(&mut filtered, &mut keys, "a-1 b-1 b-1-0 C0", "a-").0, ["a-1", "b-1-0", "C0"]);
+        // A new group (a link, a preset) is filtered, however many of its consumers are new.
+        let loaded = (0..20).map(|i| format!("n-{i}")).collect::<Vec<_>>().join(" ");
+        assert_eq!(shown(&mut filtered, &mut keys, &format!("a-9 {loaded}"), "a-").0, ["a-9"]);
+    }
+
+    #[test]
+    fn the_focus_goes_to_the_next_row_shown_or_else_the_one_before() {
+        let focus = |shown: &[(usize, u64)], index| {
+            let mut removal = Removal::default();
+            removal.plan(shown, index);
+            removal.pending
+        };
+        // A filter shows the consumers at 1, 4 and 7 of the list.
+        let shown = [(1, 11), (4, 14), (7, 17)];
+        assert_eq!(focus(&shown, 1), Some((11, Some(14))));
+        assert_eq!(focus(&shown, 4), Some((14, Some(17))));
+        assert_eq!(focus(&shown, 7), Some((17, Some(14))), "the last row: the one before");
+        assert_eq!(focus(&shown[..1], 1), Some((11, None)), "the only row: the add button");
+        assert_eq!(focus(&shown, 5), None, "a row not shown plans nothing");
+    }
 
     /// One render of the consumers list: rows keyed `0..rows`, the first `mounted` of them mounted,
     /// `window` the rows it may show; returns the row it brings into view after the render.
     fn render(added: &mut Added, rows: u64, mounted: usize, window: usize, mounted_before: usize) -> Option<u64> {
         let keys: Vec<u64> = (0..rows).collect();
-        added.follow(&keys, mounted);
+        added.follow(&keys, mounted, rows.saturating_sub(1));
         added.keep_in_view(mounted > mounted_before, mounted >= window);
         added.scroll_to.take()
     }

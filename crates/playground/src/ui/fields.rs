@@ -219,3 +219,55 @@ pub fn CountField(props: &CountFieldProps) -> Html {
         </span>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct SearchFieldProps {
+    /// What the field finds, for screen readers (the placeholder says it on screen).
+    pub label: AttrValue,
+    pub placeholder: AttrValue,
+    pub value: AttrValue,
+    /// What the search finds (`ui::find::found`), said as it changes.
+    pub status: AttrValue,
+    pub on_change: Callback<String>,
+}
+
+/// A search box and its count: each keystroke emits the text, Escape or Clear empties it. The
+/// text is the view's, never an edit: it is in no scenario, undo step, link or save.
+#[function_component]
+pub fn SearchField(props: &SearchFieldProps) -> Html {
+    let input = use_node_ref();
+    let oninput = props.on_change.reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value());
+    let typed = !props.value.is_empty();
+    let onkeydown = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if typed && e.key() == "Escape" {
+                // Ours: a dialog open elsewhere stays open.
+                e.prevent_default();
+                on_change.emit(String::new());
+            }
+        })
+    };
+    let clear = {
+        let (on_change, input) = (props.on_change.clone(), input.clone());
+        Callback::from(move |_: MouseEvent| {
+            on_change.emit(String::new());
+            // The button goes with the text: the focus goes back to the field.
+            if let Some(input) = input.cast::<HtmlInputElement>() {
+                let _ = input.focus();
+            }
+        })
+    };
+    html! {
+        <div class="search-field">
+            <label>
+                <span class="sr-only">{ props.label.clone() }</span>
+                <input ref={input} type="search" placeholder={props.placeholder.clone()} value={props.value.clone()} {oninput} {onkeydown} />
+            </label>
+            if typed {
+                <button type="button" onclick={clear} aria-label={format!("Clear: {}", props.label)}>{ "Clear" }</button>
+            }
+            <span class="hint" aria-live="polite">{ props.status.clone() }</span>
+        </div>
+    }
+}

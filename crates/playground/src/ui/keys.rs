@@ -37,17 +37,6 @@ impl RowKeys {
         self.rows.iter().map(|(key, _)| *key).collect()
     }
 
-    /// The key of the row at `index`, as last followed.
-    pub fn key_at(&self, index: usize) -> Option<RowKey> {
-        self.rows.get(index).map(|(key, _)| *key)
-    }
-
-    /// The row whose button takes the focus when the row at `index` goes: the next one, or the one
-    /// before when it is the last; none when it is the only one.
-    pub fn neighbour(&self, index: usize) -> Option<RowKey> {
-        self.key_at(index + 1).or_else(|| index.checked_sub(1).and_then(|before| self.key_at(before)))
-    }
-
     fn reconciled(&mut self, names: &[&str]) -> Vec<(RowKey, String)> {
         let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(self.rows.len());
         for (at, (_, name)) in self.rows.iter().enumerate().rev() {
@@ -116,17 +105,6 @@ mod tests {
     }
 
     #[test]
-    fn the_focus_goes_to_the_next_row_or_else_the_one_before() {
-        let mut keys = RowKeys::default();
-        let k = follow(&mut keys, "C1 C2 C3");
-        assert_eq!(keys.neighbour(0), Some(k[1]));
-        assert_eq!(keys.neighbour(1), Some(k[2]));
-        assert_eq!(keys.neighbour(2), Some(k[1]), "the last row: the one before");
-        follow(&mut keys, "C1");
-        assert_eq!(keys.neighbour(0), None, "the only row: the add button");
-    }
-
-    #[test]
     fn keys_stay_unique_even_for_repeated_names() {
         let mut keys = RowKeys::default();
         follow(&mut keys, "a b");
@@ -135,7 +113,5 @@ mod tests {
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), 5, "{repeated:?}");
-        assert_eq!(keys.key_at(4), Some(repeated[4]));
-        assert_eq!(keys.key_at(5), None);
     }
 }

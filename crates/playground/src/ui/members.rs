@@ -10,6 +10,7 @@ use scenario::digest::{Chip, ChipKind, GroupSummary, MemberDetail, MemberDigest,
 use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
+use crate::ui::find::{found, Needle};
 use crate::ui::panel::{MemberSource, Unanswered};
 use crate::ui::topic_class;
 
@@ -142,15 +143,10 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
     let opened = use_state(|| None::<String>);
     let first_row = use_state_eq(|| 0usize);
     let scroller = use_node_ref();
-    let matches = use_memo((Rc::clone(&props.digest), (*query).clone()), |(digest, query)| {
-        let needle = query.trim().to_lowercase();
+    let needle = Needle::new(&query);
+    let matches = use_memo((Rc::clone(&props.digest), needle.clone()), |(digest, needle)| {
         let members = digest.outcome.as_ref().map(|o| o.members.as_slice()).unwrap_or_default();
-        members
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| needle.is_empty() || m.id.to_lowercase().contains(&needle))
-            .map(|(i, _)| i)
-            .collect::<Vec<usize>>()
+        members.iter().enumerate().filter(|(_, m)| needle.finds(&m.id)).map(|(i, _)| i).collect::<Vec<usize>>()
     });
     let Ok(outcome) = &props.digest.outcome else { return html! {} };
     let open = {
@@ -208,8 +204,7 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
         (*first_row + (VIEW_PX / ROW_PX) as usize + 1 + OVERSCAN).min(shown).min(first.saturating_add(props.rows));
     let height = ROW_PX as usize * shown;
     let opened_member = opened.as_ref().and_then(|id| outcome.members.iter().find(|m| &m.id == id));
-    let status =
-        if query.trim().is_empty() { format!("{total} members") } else { format!("{shown} of {total} members match") };
+    let status = found(&needle, shown, total, ("member", "members"));
     html! {
         <div class="big-group">
             if let Some(summary) = &outcome.summary {

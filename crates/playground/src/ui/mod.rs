@@ -7,6 +7,7 @@ pub mod dialog;
 pub mod editors;
 pub mod explain;
 pub mod fields;
+pub mod find;
 pub mod import;
 pub mod intro;
 pub mod keys;
