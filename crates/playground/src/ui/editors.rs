@@ -7,7 +7,9 @@
 //! topic or consumer (compared by value, not by the scenario it comes from), its own refusal and
 //! callbacks that stay the same from one render to the next, so an edit to one consumer re-renders
 //! that row and nothing else. Rows are keyed by [`RowKeys`], which survive renames; when a row's
-//! remove button takes the row away, the focus moves to the same button of the next row.
+//! remove button takes the row away, the focus moves to the same button of the next row shown.
+//! Beyond the rows mounted at the opening, "Find a consumer" filters the consumers' rows: view
+//! state, in no scenario, undo step or link ([`Filtered`]).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};

@@ -1,0 +1,162 @@
+// "Find a consumer": beyond the rows the opening mounts, the consumers editor has a search field
+// that filters its rows by member.id (or group.instance.id), case aside. The filter is the view's:
+// edits of a filtered row are the edits of any row (the panels equal `kap batch`), and the filter
+// is in no link, save or undo step.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { STRATEGIES, field, focusedName, metrics, openPlayground, resultsShown, useBrowser } from './browser.mjs';
+import { Group } from './group.mjs';
+import { link } from './kap.mjs';
+import { mountRows } from './rows.mjs';
+
+const env = useBrowser();
+
+const TOPICS = { t0: 40, t1: 40, t2: 40, t3: 40 };
+const ids = (from, to) => Array.from({ length: to - from }, (_, i) => `consumer-${from + i}`);
+/** 500 consumers on four topics (a checkbox per topic in each row): every third on the first two only. */
+const group = () => new Group(TOPICS, ids(0, 500).map((id, i) => ({ id, topics: i % 3 ? ['t0', 't1', 't2', 't3'] : ['t0', 't1'] })));
+
+const rows = (page) => page.$$eval('section.consumers-editor [data-consumer]', (rows) => rows.map((r) => r.dataset.consumer));
+const searchBox = (page) => page.getByRole('searchbox', { name: 'Find a consumer by member.id or group.instance.id', exact: true });
+const status = (page) => page.textContent('section.consumers-editor .search-field .hint');
+const panel = (strategy) => `section[data-strategy="${strategy}"]`;
+
+/** A member's partitions in a panel, opened from the panel's own search box. */
+async function opened(page, strategy, id) {
+  await page.locator(`${panel(strategy)} input[type="search"]`).fill(id);
+  await page.click(`${panel(strategy)} [data-member="${id}"] button.open-member`);
+  const chips = `${panel(strategy)} [data-opened-member="${id}"] [data-partition]`;
+  await page.waitForSelector(`${panel(strategy)} [data-opened-member="${id}"]`);
+  await page.waitForFunction((chips) => document.querySelectorAll(chips).length > 0, chips).catch(() => {});
+  const shown = await page.$$eval(chips, (els) => els.map((e) => e.dataset.partition));
+  await page.click(`${panel(strategy)} [data-opened-member="${id}"] button.close`);
+  return shown;
+}
+
+/** The spread and the moves from `before` to `after` (strategy → member → chips), as a panel words them. */
+function figures(before, after) {
+  const counts = Object.values(after).map((list) => list.length);
+  const [max, min] = [Math.max(...counts), Math.min(...counts)];
+  const owner = new Map(Object.entries(before).flatMap(([m, list]) => list.map((p) => [p, m])));
+  const moved = Object.entries(after).flatMap(([m, list]) => list.filter((p) => owner.has(p) && owner.get(p) !== m));
+  return { spread: `${max - min} (max ${max}, min ${min})`, moved: moved.length };
+}
+
+test('500 consumers: a filter typed shows the consumers it finds; a filtered row edits as any row (the panels equal kap batch); the filter is in no link or undo step; Escape brings every row back', async () => {
+  const model = group();
+  const url = link(model.scenarioText(), env.url);
+  const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
+  assert.equal(await status(page), '500 consumers');
+  assert.deepEqual(await rows(page), ids(0, 10));
+  const hash = await page.evaluate(() => location.hash);
+
+  // Typed in capitals: case aside, consumer-12 and consumer-120 to 129. The first rows are
+  // mounted at once, the others as the list's end nears the window.
+  await searchBox(page).pressSequentially('SUMER-12');
+  assert.equal(await status(page), '11 of 500 consumers match');
+  await mountRows(page, 11);
+  assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 130)]);
+  assert.equal(await page.locator('section.consumers-editor .more-consumers').count(), 0);
+
+  // consumer-125 unsubscribes from t1, from its filtered row: the row stays, the focus in it.
+  const previous = model.expected(null);
+  const box = page.getByRole('checkbox', { name: 'consumer-125 subscribes to t1', exact: true });
+  await box.click();
+  model.members[125].topics = model.members[125].topics.filter((t) => t !== 't1');
+  await resultsShown(page);
+  assert.equal(await box.isChecked(), false);
+  assert.equal(await focusedName(page), 'consumer-125 subscribes to t1');
+  assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 130)]);
+  // What kap batch assigns the edited group, each member owning its assignment before the edit.
+  const after = model.expected(previous);
+  for (const strategy of STRATEGIES) {
+    const m = await metrics(page, strategy);
+    assert.deepEqual({ spread: m.spread, moved: parseInt(m.moved, 10) }, figures(previous[strategy], after[strategy]), strategy);
+    for (const id of ['consumer-125', 'consumer-126', 'consumer-0']) {
+      assert.deepEqual(await opened(page, strategy, id), after[strategy][id], `${strategy}: ${id}`);
+    }
+  }
+  assert.ok(after.range['consumer-125'].every((chip) => !chip.startsWith('t1-')));
+
+  // A consumer renamed out of the filter stays where it is, its field focused, until the filter changes.
+  const name = field(page, 'member.id of consumer 128');
+  await name.fill('renamed');
+  await resultsShown(page);
+  assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 127), 'renamed', ...ids(128, 130)]);
+  assert.equal(await focusedName(page), null, 'a text field has no aria-label');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('[data-consumer]').dataset.consumer), 'renamed');
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await resultsShown(page);
+  assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 130)]);
+
+  // The filter is no edit: one undo step (the unsubscribe) is left, and undoing it keeps the filter.
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await resultsShown(page);
+  assert.equal(await box.isChecked(), true);
+  assert.equal(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled(), true, 'no step for the filter');
+  assert.equal(await searchBox(page).inputValue(), 'SUMER-12');
+  assert.equal(await page.evaluate(() => location.hash), hash, 'the link is the group as it opened');
+  await page.getByRole('button', { name: 'Redo', exact: true }).click();
+  await resultsShown(page);
+  // The link written after the edit opens on the edited group, without the filter.
+  await page.waitForFunction((hash) => location.hash !== hash, hash, { timeout: 10_000 });
+  const other = await openPlayground(env, await page.evaluate(() => location.hash));
+  assert.equal(await searchBox(other.page).inputValue(), '');
+  assert.equal(await status(other.page), '500 consumers');
+  assert.equal(await other.page.getByRole('checkbox', { name: 'consumer-1 subscribes to t1', exact: true }).isChecked(), true);
+  await mountRows(other.page, 126);
+  assert.equal(await other.page.getByRole('checkbox', { name: 'consumer-125 subscribes to t1', exact: true }).isChecked(), false);
+  assert.deepEqual(other.errors, []);
+  await other.page.close();
+
+  // A consumer added under the filter is shown, though the filter does not find it.
+  await page.getByRole('button', { name: 'Add consumer', exact: true }).click();
+  await page.waitForFunction(() => document.querySelectorAll('section.consumers-editor [data-consumer]').length === 12);
+  await resultsShown(page);
+  const added = (await rows(page)).at(-1);
+  assert.ok(!added.includes('sumer-12'), added);
+  assert.equal(await status(page), '12 of 501 consumers match');
+
+  // None found: said so, and no row.
+  await searchBox(page).fill('nobody');
+  assert.equal(await status(page), 'No consumer matches “nobody”');
+  assert.deepEqual(await rows(page), []);
+
+  // Escape empties it: every row back, 200 at a time, mounted as the page scrolls toward them.
+  await searchBox(page).press('Escape');
+  assert.equal(await searchBox(page).inputValue(), '');
+  assert.equal(await status(page), '501 consumers');
+  assert.deepEqual(await rows(page), ids(0, 10));
+  await mountRows(page, 200);
+  assert.deepEqual(await rows(page), ids(0, 200));
+  assert.equal(await page.textContent('section.consumers-editor .more-consumers .hint'), '200 of 501 consumers shown.');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Clear button empties the filter and gives the focus back to the field; "Show more" pages through the rows found', async () => {
+  const url = link(group().scenarioText(), env.url);
+  const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
+  // consumer-1, 10 to 19, 100 to 199: 111 found, all within the first window of 200.
+  await searchBox(page).fill('consumer-1');
+  assert.equal(await status(page), '111 of 500 consumers match');
+  await mountRows(page, 111);
+  assert.deepEqual(await rows(page), ['consumer-1', ...ids(10, 20), ...ids(100, 200)]);
+  // "2" finds 2, 12, 20 to 29, 32, …: more than 200, so 200 at a time.
+  await searchBox(page).fill('2');
+  const found = ids(0, 500).filter((id) => id.slice('consumer-'.length).includes('2'));
+  assert.equal(await status(page), `${found.length} of 500 consumers match`);
+  await mountRows(page, 200);
+  assert.deepEqual(await rows(page), found.slice(0, 200));
+  assert.equal(await page.textContent('section.consumers-editor .more-consumers .hint'), `200 of ${found.length} matching consumers shown.`);
+  await page.getByRole('button', { name: `Show ${found.length - 200} more`, exact: true }).click();
+  await mountRows(page, found.length);
+  assert.deepEqual(await rows(page), found);
+  await page.getByRole('button', { name: 'Clear: Find a consumer by member.id or group.instance.id', exact: true }).click();
+  assert.equal(await searchBox(page).inputValue(), '');
+  assert.equal(await page.evaluate(() => document.activeElement.type), 'search');
+  assert.equal(await status(page), '500 consumers');
+  assert.deepEqual(await rows(page), ids(0, 10));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
