@@ -57,6 +57,10 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   await mountRows(page, 11);
   assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 130)]);
   assert.equal(await page.locator('section.consumers-editor .more-consumers').count(), 0);
+  // Not an edit: nothing for the link or the saved work to write (they are written once edits pause).
+  await page.waitForTimeout(1000);
+  assert.equal(await page.evaluate(() => location.hash), hash, 'the link as it opened');
+  assert.equal(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled(), true, 'nothing to undo');
 
   // consumer-125 unsubscribes from t1, from its filtered row: the row stays, the focus in it.
   const previous = model.expected(null);
@@ -83,7 +87,6 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   await name.fill('renamed');
   await resultsShown(page);
   assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 127), 'renamed', ...ids(128, 130)]);
-  assert.equal(await focusedName(page), null, 'a text field has no aria-label');
   assert.equal(await page.evaluate(() => document.activeElement.closest('[data-consumer]').dataset.consumer), 'renamed');
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await resultsShown(page);
@@ -95,7 +98,6 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   assert.equal(await box.isChecked(), true);
   assert.equal(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled(), true, 'no step for the filter');
   assert.equal(await searchBox(page).inputValue(), 'SUMER-12');
-  assert.equal(await page.evaluate(() => location.hash), hash, 'the link is the group as it opened');
   await page.getByRole('button', { name: 'Redo', exact: true }).click();
   await resultsShown(page);
   // The link written after the edit opens on the edited group, without the filter.
@@ -142,16 +144,22 @@ test('the Clear button empties the filter and gives the focus back to the field;
   assert.equal(await status(page), '111 of 500 consumers match');
   await mountRows(page, 111);
   assert.deepEqual(await rows(page), ['consumer-1', ...ids(10, 20), ...ids(100, 200)]);
-  // "2" finds 2, 12, 20 to 29, 32, …: more than 200, so 200 at a time.
-  await searchBox(page).fill('2');
-  const found = ids(0, 500).filter((id) => id.slice('consumer-'.length).includes('2'));
+  // "1" finds 176, consumer-471 among them: every row found is shown, none behind "Show more".
+  await searchBox(page).fill('1');
+  const found = ids(0, 500).filter((id) => id.slice('consumer-'.length).includes('1'));
   assert.equal(await status(page), `${found.length} of 500 consumers match`);
-  await mountRows(page, 200);
-  assert.deepEqual(await rows(page), found.slice(0, 200));
-  assert.equal(await page.textContent('section.consumers-editor .more-consumers .hint'), `200 of ${found.length} matching consumers shown.`);
-  await page.getByRole('button', { name: `Show ${found.length - 200} more`, exact: true }).click();
   await mountRows(page, found.length);
   assert.deepEqual(await rows(page), found);
+  assert.equal(await page.locator('section.consumers-editor .more-consumers').count(), 0);
+  // "Consumer" finds every one: 200 at a time.
+  await searchBox(page).fill('Consumer');
+  assert.equal(await status(page), '500 of 500 consumers match');
+  await mountRows(page, 200);
+  assert.deepEqual(await rows(page), ids(0, 200));
+  assert.equal(await page.textContent('section.consumers-editor .more-consumers .hint'), '200 of 500 matching consumers shown.');
+  await page.getByRole('button', { name: 'Show 200 more', exact: true }).click();
+  await mountRows(page, 400);
+  assert.deepEqual(await rows(page), ids(0, 400));
   await page.getByRole('button', { name: 'Clear: Find a consumer by member.id or group.instance.id', exact: true }).click();
   assert.equal(await searchBox(page).inputValue(), '');
   assert.equal(await page.evaluate(() => document.activeElement.type), 'search');
