@@ -18,7 +18,12 @@ const group = () => new Group(TOPICS, ids(0, 500).map((id, i) => ({ id, topics: 
 
 const rows = (page) => page.$$eval('section.consumers-editor [data-consumer]', (rows) => rows.map((r) => r.dataset.consumer));
 const searchBox = (page) => page.getByRole('searchbox', { name: 'Find a consumer by member.id or group.instance.id', exact: true });
-const status = (page) => page.textContent('section.consumers-editor .search-field .hint');
+const STATUS = 'section.consumers-editor .search-field .hint';
+/** Checks that the search field's count says `want` (waiting for it: each key renders in a task of its own). */
+async function statusSays(page, want) {
+  await page.waitForFunction(([selector, want]) => document.querySelector(selector)?.textContent === want, [STATUS, want], { timeout: 10_000 }).catch(() => {});
+  assert.equal(await page.textContent(STATUS), want);
+}
 const panel = (strategy) => `section[data-strategy="${strategy}"]`;
 
 /** A member's partitions in a panel, opened from the panel's own search box. */
@@ -46,14 +51,14 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   const model = group();
   const url = link(model.scenarioText(), env.url);
   const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
-  assert.equal(await status(page), '500 consumers');
+  await statusSays(page, '500 consumers');
   assert.deepEqual(await rows(page), ids(0, 10));
   const hash = await page.evaluate(() => location.hash);
 
   // Typed in capitals: case aside, consumer-12 and consumer-120 to 129. The first rows are
   // mounted at once, the others as the list's end nears the window.
   await searchBox(page).pressSequentially('SUMER-12');
-  assert.equal(await status(page), '11 of 500 consumers match');
+  await statusSays(page, '11 of 500 consumers match');
   await mountRows(page, 11);
   assert.deepEqual(await rows(page), ['consumer-12', ...ids(120, 130)]);
   assert.equal(await page.locator('section.consumers-editor .more-consumers').count(), 0);
@@ -104,7 +109,7 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   await page.waitForFunction((hash) => location.hash !== hash, hash, { timeout: 10_000 });
   const other = await openPlayground(env, await page.evaluate(() => location.hash));
   assert.equal(await searchBox(other.page).inputValue(), '');
-  assert.equal(await status(other.page), '500 consumers');
+  await statusSays(other.page, '500 consumers');
   assert.equal(await other.page.getByRole('checkbox', { name: 'consumer-1 subscribes to t1', exact: true }).isChecked(), true);
   await mountRows(other.page, 126);
   assert.equal(await other.page.getByRole('checkbox', { name: 'consumer-125 subscribes to t1', exact: true }).isChecked(), false);
@@ -117,17 +122,17 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   await resultsShown(page);
   const added = (await rows(page)).at(-1);
   assert.ok(!added.includes('sumer-12'), added);
-  assert.equal(await status(page), '12 of 501 consumers match');
+  await statusSays(page, '12 of 501 consumers match');
 
   // None found: said so, and no row.
   await searchBox(page).fill('nobody');
-  assert.equal(await status(page), 'No consumer matches “nobody”');
+  await statusSays(page, 'No consumer matches “nobody”');
   assert.deepEqual(await rows(page), []);
 
   // Escape empties it: every row back, 200 at a time, mounted as the page scrolls toward them.
   await searchBox(page).press('Escape');
   assert.equal(await searchBox(page).inputValue(), '');
-  assert.equal(await status(page), '501 consumers');
+  await statusSays(page, '501 consumers');
   assert.deepEqual(await rows(page), ids(0, 10));
   await mountRows(page, 200);
   assert.deepEqual(await rows(page), ids(0, 200));
@@ -141,19 +146,19 @@ test('the Clear button empties the filter and gives the focus back to the field;
   const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
   // consumer-1, 10 to 19, 100 to 199: 111 found, all within the first window of 200.
   await searchBox(page).fill('consumer-1');
-  assert.equal(await status(page), '111 of 500 consumers match');
+  await statusSays(page, '111 of 500 consumers match');
   await mountRows(page, 111);
   assert.deepEqual(await rows(page), ['consumer-1', ...ids(10, 20), ...ids(100, 200)]);
   // "1" finds 176, consumer-471 among them: every row found is shown, none behind "Show more".
   await searchBox(page).fill('1');
   const found = ids(0, 500).filter((id) => id.slice('consumer-'.length).includes('1'));
-  assert.equal(await status(page), `${found.length} of 500 consumers match`);
+  await statusSays(page, `${found.length} of 500 consumers match`);
   await mountRows(page, found.length);
   assert.deepEqual(await rows(page), found);
   assert.equal(await page.locator('section.consumers-editor .more-consumers').count(), 0);
   // "Consumer" finds every one: 200 at a time.
   await searchBox(page).fill('Consumer');
-  assert.equal(await status(page), '500 of 500 consumers match');
+  await statusSays(page, '500 of 500 consumers match');
   await mountRows(page, 200);
   assert.deepEqual(await rows(page), ids(0, 200));
   assert.equal(await page.textContent('section.consumers-editor .more-consumers .hint'), '200 of 500 matching consumers shown.');
@@ -163,7 +168,7 @@ test('the Clear button empties the filter and gives the focus back to the field;
   await page.getByRole('button', { name: 'Clear: Find a consumer by member.id or group.instance.id', exact: true }).click();
   assert.equal(await searchBox(page).inputValue(), '');
   assert.equal(await page.evaluate(() => document.activeElement.type), 'search');
-  assert.equal(await status(page), '500 consumers');
+  await statusSays(page, '500 consumers');
   assert.deepEqual(await rows(page), ids(0, 10));
   assert.deepEqual(errors, []);
   await page.close();
