@@ -24,6 +24,13 @@ async function statusSays(page, want) {
   await page.waitForFunction(([selector, want]) => document.querySelector(selector)?.textContent === want, [STATUS, want], { timeout: 10_000 }).catch(() => {});
   assert.equal(await page.textContent(STATUS), want);
 }
+/** Checks that the list shows its first rows again, from consumer-0: a few at once, more as the page nears them. */
+async function firstRowsBack(page) {
+  await page.waitForFunction(() => document.querySelector('section.consumers-editor [data-consumer]')?.dataset.consumer === 'consumer-0');
+  const back = await rows(page);
+  assert.ok(back.length >= 5, `${back}`);
+  assert.deepEqual(back, ids(0, back.length));
+}
 const panel = (strategy) => `section[data-strategy="${strategy}"]`;
 
 /** A member's partitions in a panel, opened from the panel's own search box. */
@@ -133,7 +140,7 @@ test('500 consumers: a filter typed shows the consumers it finds; a filtered row
   await searchBox(page).press('Escape');
   assert.equal(await searchBox(page).inputValue(), '');
   await statusSays(page, '501 consumers');
-  assert.deepEqual(await rows(page), ids(0, 10));
+  await firstRowsBack(page);
   await mountRows(page, 200);
   assert.deepEqual(await rows(page), ids(0, 200));
   assert.equal(await page.textContent('section.consumers-editor .more-consumers .hint'), '200 of 501 consumers shown.');
@@ -169,7 +176,7 @@ test('the Clear button empties the filter and gives the focus back to the field;
   assert.equal(await searchBox(page).inputValue(), '');
   assert.equal(await page.evaluate(() => document.activeElement.type), 'search');
   await statusSays(page, '500 consumers');
-  assert.deepEqual(await rows(page), ids(0, 10));
+  await firstRowsBack(page);
   assert.deepEqual(errors, []);
   await page.close();
 });
