@@ -92,7 +92,7 @@ test('a sandboxed embed computes in a worker started from a blob: URL, not on th
   await resultsShown(frame);
   // The frame's origin is opaque: a worker from the page's address is refused.
   assert.equal(await frame.evaluate(() => self.origin), 'null');
-  assert.equal(await frame.evaluate(() => { try { new Worker('worker_loader.js'); return 'started'; } catch (e) { return e.name; } }), 'SecurityError');
+  assert.equal(await frame.evaluate(() => { try { new Worker('worker.js'); return 'started'; } catch (e) { return e.name; } }), 'SecurityError');
   // The answer painted crossed from a worker: the page measures each answer it receives.
   assert.equal(await frame.evaluate(() => performance.getEntriesByName('answer:decode').length), 1);
   assert.deepEqual(await panels(frame), shownChips(show(kap(['preset', 'roundrobin-uneven']))));
