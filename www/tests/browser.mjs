@@ -65,6 +65,16 @@ export function collectErrors(page) {
   return errors;
 }
 
+/** A button of the page's header, by name: on a phone it waits behind Menu, opened first. */
+export async function headerButton(page, name) {
+  const button = page.getByRole('button', { name, exact: true });
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if (!(await button.isVisible()) && (await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') {
+    await menu.click();
+  }
+  return button;
+}
+
 /**
  * Opens the playground in a new page (a new browser context: its own, empty storage), collecting
  * page errors, and waits for the app to render. `suffix` goes after the base URL (`#v1.…`,

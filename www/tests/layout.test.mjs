@@ -2,7 +2,7 @@
 // dialogs on screen and closable, the consumers' controls reachable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { focusedName, openPlayground, useBrowser } from './browser.mjs';
+import { focusedName, headerButton, openPlayground, useBrowser } from './browser.mjs';
 import { bigGroup } from './group.mjs';
 import { link } from './kap.mjs';
 
@@ -52,7 +52,7 @@ test('at 390 to 1600 px every dialog opens below its button, closes with Escape 
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
     for (const [opener, name] of ALL_DIALOGS) {
-      const button = page.getByRole('button', { name: opener, exact: true });
+      const button = await headerButton(page, opener);
       const dialog = page.locator(`[role=dialog][aria-label="${name}"]`);
       const where = `${width}px, ${name}`;
       for (const how of ['Escape', 'close button']) {
@@ -96,7 +96,7 @@ test('one dialog at a time: opening another closes the one open, at 390 and 1280
     for (const [firstOpener, first] of ALL_DIALOGS) {
       for (const [secondOpener, second] of ALL_DIALOGS) {
         if (first === second) continue;
-        await page.getByRole('button', { name: firstOpener, exact: true }).click();
+        await (await headerButton(page, firstOpener)).click();
         await page.locator(`[role=dialog][aria-label="${first}"]`).waitFor();
         // A button the open dialog covers cannot be clicked by a person either.
         const clicked = await page

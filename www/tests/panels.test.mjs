@@ -107,6 +107,34 @@ test('scrolling and searching a big group keep the DOM small and find any member
   await page.close();
 });
 
+test('Find a member empties as Find a consumer does: Escape or Clear, the count and every row back', async () => {
+  const text = bigScenario(20, 500, 300);
+  const { page, errors } = await openScenario(text);
+  const range = panel('range');
+  await page.waitForSelector(`${range} [data-member]`, { timeout: 60_000 });
+  const search = page.getByRole('searchbox', { name: 'Find a member in range', exact: true });
+  const status = page.locator(`${range} .member-search .hint`);
+  const rows = () => page.$$eval(`${range} [data-member]`, (els) => els.map((e) => e.dataset.member));
+  const all = await rows();
+  const clear = page.getByRole('button', { name: 'Clear: Find a member in range', exact: true });
+  assert.equal(await clear.count(), 0, 'nothing typed, nothing to clear');
+  for (const how of ['Escape', 'Clear']) {
+    await search.fill('C28');
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 11, `${range} [data-member]`);
+    assert.equal(await status.textContent(), '11 of 300 members match');
+    if (how === 'Escape') await search.press('Escape');
+    else await clear.click();
+    assert.equal(await search.inputValue(), '', how);
+    await page.waitForFunction((n) => document.querySelector(n).textContent === '300 members', `${range} .member-search .hint`);
+    assert.deepEqual(await rows(), all, `${how}: the rows of the whole group, from the top`);
+    // The focus stays in the field, to type the next search.
+    assert.equal(await search.evaluate((input) => input === document.activeElement), true, how);
+    assert.equal(await clear.count(), 0, `${how}: the Clear button goes with the text`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("an opened member's chips are the version on screen's: after an edit, the worker's answer for it", async () => {
   // Range ignores the previous assignment, so kap show of the edited file is the reference. With
   // 500 partitions a topic over 300 members, the first 200 by id take two; one more partition of t0

@@ -476,22 +476,31 @@ fn Playground(props: &PlaygroundProps) -> Html {
         1
     };
     let parts = use_reveal(total, 0, 1, Growth::Sliced);
+    // Whether the header's actions are shown on a phone (wider windows always show them).
+    let menu = use_state_eq(|| false);
+    let toggle_menu = use_callback(menu.clone(), |_: MouseEvent, menu| menu.set(!**menu));
     let dispatch = |action: fn() -> Action| {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(action()))
     };
     html! {
         <div class="app">
-            <header class="top">
+            <header class={classes!("top", (*menu).then_some("open"))}>
                 <h1>{ "Kafka Assignor Playground" }</h1>
-                <PresetPicker />
-                <RecentScenarios />
-                <div class="history" role="group" aria-label="history">
-                    <button type="button" onclick={dispatch(|| Action::Undo)} disabled={!store.can_undo()} title="Ctrl+Z">{ "Undo" }</button>
-                    <button type="button" onclick={dispatch(|| Action::Redo)} disabled={!store.can_redo()} title="Ctrl+Shift+Z">{ "Redo" }</button>
-                    <button type="button" onclick={dispatch(|| Action::Forget)} title="treat the current group as a fresh group">{ "Fresh start" }</button>
+                // On a phone the sticky header is this one row: its actions wait behind the button
+                // (the CSS shows it there only), so scrolling keeps most of the screen for the group.
+                <button type="button" class="menu-toggle" aria-expanded={menu.to_string()} aria-controls="top-actions"
+                    onclick={toggle_menu}>{ "Menu" }</button>
+                <div id="top-actions" class="top-actions">
+                    <PresetPicker />
+                    <RecentScenarios />
+                    <div class="history" role="group" aria-label="history">
+                        <button type="button" onclick={dispatch(|| Action::Undo)} disabled={!store.can_undo()} title="Ctrl+Z">{ "Undo" }</button>
+                        <button type="button" onclick={dispatch(|| Action::Redo)} disabled={!store.can_redo()} title="Ctrl+Shift+Z">{ "Redo" }</button>
+                        <button type="button" onclick={dispatch(|| Action::Forget)} title="treat the current group as a fresh group">{ "Fresh start" }</button>
+                    </div>
+                    <ShareBar />
                 </div>
-                <ShareBar />
                 <UnsavedBanner />
             </header>
             <Banner />

@@ -229,23 +229,36 @@ pub struct SearchFieldProps {
     /// What the search finds (`ui::find::found`), said as it changes.
     pub status: AttrValue,
     pub on_change: Callback<String>,
+    /// Enter, with the text: what it names is opened (a panel's member).
+    #[prop_or_default]
+    pub on_enter: Option<Callback<String>>,
+    /// More classes for the box (`member-search` in a panel).
+    #[prop_or_default]
+    pub class: Classes,
 }
 
-/// A search box and its count: each keystroke emits the text, Escape or Clear empties it. The
-/// text is the view's, never an edit: it is in no scenario, undo step, link or save.
+/// A search box and its count: each keystroke emits the text, Escape or Clear empties it, Enter
+/// hands it to `on_enter`. The text is the view's, never an edit: it is in no scenario, undo step,
+/// link or save.
 #[function_component]
 pub fn SearchField(props: &SearchFieldProps) -> Html {
     let input = use_node_ref();
     let oninput = props.on_change.reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value());
     let typed = !props.value.is_empty();
     let onkeydown = {
-        let on_change = props.on_change.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if typed && e.key() == "Escape" {
+        let (on_change, on_enter) = (props.on_change.clone(), props.on_enter.clone());
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Escape" if typed => {
                 // Ours: a dialog open elsewhere stays open.
                 e.prevent_default();
                 on_change.emit(String::new());
             }
+            "Enter" => {
+                if let Some(on_enter) = &on_enter {
+                    on_enter.emit(e.target_unchecked_into::<HtmlInputElement>().value());
+                }
+            }
+            _ => {}
         })
     };
     let clear = {
@@ -259,7 +272,7 @@ pub fn SearchField(props: &SearchFieldProps) -> Html {
         })
     };
     html! {
-        <div class="search-field">
+        <div class={classes!("search-field", props.class.clone())}>
             <label>
                 <span class="sr-only">{ props.label.clone() }</span>
                 <input ref={input} type="search" placeholder={props.placeholder.clone()} value={props.value.clone()} {oninput} {onkeydown} />

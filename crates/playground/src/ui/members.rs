@@ -7,9 +7,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use scenario::digest::{Chip, ChipKind, GroupSummary, MemberDetail, MemberDigest, MemberRequest, PanelDigest};
-use web_sys::{HtmlElement, HtmlInputElement};
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use crate::ui::fields::SearchField;
 use crate::ui::find::{found, Needle};
 use crate::ui::panel::{MemberSource, Unanswered};
 use crate::ui::topic_class;
@@ -167,11 +168,10 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
             first_row.set(usize::try_from(list.scroll_top()).unwrap_or(0) / ROW_PX as usize);
         })
     };
-    let oninput = {
+    let on_query = {
         let (query, first_row, scroller) = (query.clone(), first_row.clone(), scroller.clone());
-        use_callback((query, first_row, scroller), |e: InputEvent, (query, first_row, scroller)| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            query.set(input.value());
+        use_callback((query, first_row, scroller), |text: String, (query, first_row, scroller)| {
+            query.set(text);
             // A new search starts at the top of its matches.
             first_row.set(0);
             if let Some(list) = scroller.cast::<HtmlElement>() {
@@ -179,20 +179,14 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
             }
         })
     };
-    let onkeydown = {
+    let on_enter = {
         let (opened, matches, digest) = (opened.clone(), Rc::clone(&matches), Rc::clone(&props.digest));
-        use_callback((opened, matches, digest), |e: KeyboardEvent, (opened, matches, digest)| {
-            if e.key() != "Enter" {
-                return;
-            }
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let typed = input.value();
+        use_callback((opened, matches, digest), |typed: String, (opened, matches, digest)| {
             let members = digest.outcome.as_ref().map(|o| o.members.as_slice()).unwrap_or_default();
             // Enter opens the member named exactly, or the only match.
             let exact = members.iter().find(|m| m.id == typed.trim());
             let only = (matches.len() == 1).then(|| matches.first().and_then(|&i| members.get(i))).flatten();
             if let Some(m) = exact.or(only) {
-                e.prevent_default();
                 opened.set(Some(m.id.clone()));
             }
         })
@@ -211,13 +205,8 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
                 <LoadChart digest={Rc::clone(&props.digest)} />
                 { summary_figures(summary, &props.style) }
             }
-            <div class="member-search">
-                <label>
-                    <span class="sr-only">{ format!("Find a member in {}", props.digest.panel.title()) }</span>
-                    <input type="search" placeholder="Find a member by id" value={(*query).clone()} {oninput} {onkeydown} />
-                </label>
-                <span class="hint" aria-live="polite">{ status.clone() }</span>
-            </div>
+            <SearchField class="member-search" label={format!("Find a member in {}", props.digest.panel.title())}
+                placeholder="Find a member by id" value={(*query).clone()} status={status.clone()} on_change={on_query} on_enter={Some(on_enter)} />
             if let Some(id) = opened.as_ref() {
                 <OpenedMember request={MemberRequest { panel: props.digest.panel, member: id.clone() }}
                     member={opened_member.map(Arc::clone)} details={props.details.clone()} style={props.style.clone()} on_close={close} />
