@@ -26,7 +26,10 @@ async function statusSays(page, want) {
 }
 /** Checks that the list shows its first rows again, from consumer-0: a few at once, more as the page nears them. */
 async function firstRowsBack(page) {
-  await page.waitForFunction(() => document.querySelector('section.consumers-editor [data-consumer]')?.dataset.consumer === 'consumer-0');
+  await page.waitForFunction(() => {
+    const shown = document.querySelectorAll('section.consumers-editor [data-consumer]');
+    return shown[0]?.dataset.consumer === 'consumer-0' && shown.length >= 5;
+  });
   const back = await rows(page);
   assert.ok(back.length >= 5, `${back}`);
   assert.deepEqual(back, ids(0, back.length));
