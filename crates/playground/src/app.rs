@@ -509,15 +509,15 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <div class="edit">
                     if parts > 0 {
                         <Intro />
-                        <TopicsEditor on_revealed={on_topics_in} />
+                        <Fields><TopicsEditor on_revealed={on_topics_in} /></Fields>
                     }
                     if parts >= CONSUMERS_PART {
-                        <ConsumersEditor on_revealed={on_rows_in} />
+                        <Fields><ConsumersEditor on_revealed={on_rows_in} /></Fields>
                     }
                     if parts > 2 {
-                        <ProtocolEditor />
-                        <WeightsEditor />
-                        <EventsBar />
+                        <Fields><ProtocolEditor /></Fields>
+                        <Fields><WeightsEditor /></Fields>
+                        <Fields><EventsBar /></Fields>
                     }
                 </div>
                 <Results embed=false ready={parts > EDITING_PARTS} on_opened={props.on_opened.clone()}
@@ -642,10 +642,10 @@ fn Results(props: &ResultsProps) -> Html {
             if !props.embed {
                 <GroupSummary shown={shown.clone()} />
             }
-            <ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} on_rows_in={on_rows_in.clone()} />
+            <Fields><ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} on_rows_in={on_rows_in.clone()} /></Fields>
             <Panels shown={shown.clone()} {strategies} {diff} explain={!props.embed} limit={panels.saturating_sub(server_panels)} {on_rows_in} />
             if revealed > 0 && !props.embed {
-                <ConfigSection consumers={Consumers(Rc::clone(scenario))} />
+                <Fields><ConfigSection consumers={Consumers(Rc::clone(scenario))} /></Fields>
             }
         </div>
     }
@@ -774,11 +774,30 @@ fn Panels(props: &PanelsProps) -> Html {
             { for props.strategies.iter().take(props.limit).filter_map(|&strategy| {
                 let digest = shown.panels.iter().find(|d| d.panel == scenario::StrategyId::Classic(strategy))?;
                 Some(html! {
-                    <StrategyPanel key={strategy.name()} digest={Rc::clone(digest)} details={details.clone()}
-                        show_diff={props.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())}
-                        on_rows_in={props.on_rows_in.clone()} />
+                    <Fields key={strategy.name()}>
+                        <StrategyPanel digest={Rc::clone(digest)} details={details.clone()}
+                            show_diff={props.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())}
+                            on_rows_in={props.on_rows_in.clone()} />
+                    </Fields>
                 })
             }) }
         </div>
     }
+}
+
+/// A part of the page's form fields in a form of its own (laid out as if it were not there, never
+/// submitted). Chromium's autofill reads the fields outside any form as one form, and parses it
+/// again, on the browser's cores, each time fields are added anywhere in it (at most every 100 ms):
+/// the opening adds its fields over some fifteen frames, and each parse of the page's 120 fields
+/// took 50–90 ms of a core beside them (issue 9: no block over 50 ms). A form of its own is parsed
+/// only when its own fields change, a form of one or two fields not at all.
+#[function_component]
+fn Fields(props: &FieldsProps) -> Html {
+    let onsubmit = Callback::from(|e: SubmitEvent| e.prevent_default());
+    html! { <form class="fields" {onsubmit}>{ props.children.clone() }</form> }
+}
+
+#[derive(Properties, PartialEq)]
+struct FieldsProps {
+    children: Html,
 }

@@ -49,7 +49,9 @@ const INSTRUMENT = () => {
   let elements = 0;
   new MutationObserver((records) => {
     const now = document.getElementsByTagName('*').length;
-    const first = records.flatMap((r) => [...r.addedNodes]).find((n) => n.nodeType === 1);
+    const added = records.flatMap((r) => [...r.addedNodes]).find((n) => n.nodeType === 1);
+    // A part in a form of its own (app.rs's `Fields`) is named by what the form holds.
+    const first = added?.matches('form.fields') ? added.firstElementChild ?? added : added;
     if (now > elements && first) {
       const name = first.tagName.toLowerCase() + (first.classList[0] ? `.${first.classList[0]}` : '');
       window.__added.push([performance.now(), now - elements, name]);
