@@ -224,7 +224,7 @@ test("a preset's note says once the group is edited from it, in a line that was 
   assert.equal(await edited.textContent(), '');
   // The intro's height and where the topics editor below it starts, in page coordinates.
   const where = () =>
-    page.$eval('section.intro', (s) => [s.offsetHeight, s.nextElementSibling.getBoundingClientRect().top + scrollY]);
+    page.$eval('section.intro', (s) => [s.offsetHeight, document.querySelector('section.topics-editor').getBoundingClientRect().top + scrollY]);
   const before = await where();
   // A count typed and left by clicking a button: the count is applied as the field loses focus, the
   // note appears then, and nothing moves under the pointer: the click lands.
