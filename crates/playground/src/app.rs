@@ -788,7 +788,7 @@ fn Panels(props: &PanelsProps) -> Html {
 /// A part of the page's form fields in a form of its own (laid out as if it were not there, never
 /// submitted). Chromium's autofill reads the fields outside any form as one form, and parses it
 /// again, on the browser's cores, each time fields are added anywhere in it (at most every 100 ms):
-/// the opening adds its fields over some fifteen frames, and each parse of the page's 120 fields
+/// the opening adds its fields over some ten frames, and each parse of the page's 120 fields
 /// took 50–90 ms of a core beside them (issue 9: no block over 50 ms). A form of its own is parsed
 /// only when its own fields change, a form of one or two fields not at all.
 #[function_component]
