@@ -24,7 +24,15 @@ pub fn view(strategy: Strategy, group: &Group) -> (Vec<&Topic>, Vec<Subscription
 
 /// The subscription `member`'s client sends when it rejoins under `strategy`.
 pub fn subscription(strategy: Strategy, member: &Member) -> Subscription {
-    into_subscription(strategy, member.clone())
+    // The owned partitions are copied only where the client sends them (every strategy runs on
+    // every edit in the playground).
+    let sends_owned = match strategy {
+        Strategy::Range | Strategy::RoundRobin => false,
+        Strategy::Sticky => member.generation.is_some(),
+        Strategy::CooperativeSticky => !member.eager,
+    };
+    let owned = if sends_owned { member.owned.clone() } else { Vec::new() };
+    into_subscription(strategy, Member { owned, ..member.clone_without_owned() })
 }
 
 /// [`subscription`], taking the member's lists rather than copying them (large groups hold a
@@ -90,4 +98,32 @@ pub(crate) fn partitions_per_topic<'g>(topics: &'g [Topic], subscriptions: &[Sub
         .filter_map(|i| inserted.get(i).and_then(|name| by_name.get(name)).copied())
         .filter(|t| t.partitions > 0)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TopicPartition;
+
+    /// What a member sends is the same whether its lists are copied whole or only where sent.
+    #[test]
+    fn a_subscription_copies_only_what_the_client_sends() {
+        let owned = vec![TopicPartition::new("t", 1), TopicPartition::new("t", 0)];
+        for generation in [None, Some(3)] {
+            for eager in [false, true] {
+                let member = Member {
+                    id: "m".into(),
+                    instance_id: Some("i".into()),
+                    rack: Some("r".into()),
+                    topics: vec!["u".into(), "t".into(), "t".into()],
+                    owned: owned.clone(),
+                    generation,
+                    eager,
+                };
+                for strategy in Strategy::ALL {
+                    assert_eq!(subscription(strategy, &member), into_subscription(strategy, member.clone()));
+                }
+            }
+        }
+    }
 }

@@ -90,14 +90,19 @@ pub fn diff(before: &Lists, after: &Lists) -> Diff {
     let mut moved = Vec::new();
     for (from, list) in before {
         for tp in list {
-            let to = new_owner.get(keys.key(tp));
+            let key = keys.key(tp);
+            let to = new_owner.get(key);
             if to != Some(from.as_str()) {
-                moved.push(Moved { partition: tp.clone(), from: from.clone(), to: to.map(str::to_string) });
+                moved.push((key, Moved { partition: tp.clone(), from: from.clone(), to: to.map(str::to_string) }));
             }
         }
     }
-    moved.sort_by(|a, b| a.partition.cmp(&b.partition));
-    Diff { members, moved }
+    // In `TopicPartition` order (topic in Java string order, then partition), comparing integers:
+    // each topic's rank among the topics met, then the partition. A stable sort, as before.
+    let ranks = keys.java_ranks();
+    let order = |key: u64| (u64::from(ranks[(key >> 32) as usize]) << 32) | (key & u64::from(u32::MAX));
+    moved.sort_by_key(|(key, _)| order(*key));
+    Diff { members, moved: moved.into_iter().map(|(_, m)| m).collect() }
 }
 
 /// Each partition's owner in an assignment (the last listed, should two members hold it).
@@ -178,6 +183,17 @@ impl<'a> PartitionKeys<'a> {
             }
         };
         (u64::from(topic) << 32) | u64::from(tp.partition)
+    }
+
+    /// Each topic number's rank in Java string order among the topics numbered.
+    fn java_ranks(&self) -> Vec<u32> {
+        let mut names: Vec<(&str, u32)> = self.topics.iter().map(|(name, &topic)| (*name, topic)).collect();
+        names.sort_by(|a, b| crate::java::cmp_str(a.0, b.0));
+        let mut ranks = vec![0; names.len()];
+        for (rank, (_, topic)) in names.into_iter().enumerate() {
+            ranks[topic as usize] = rank as u32;
+        }
+        ranks
     }
 }
 
@@ -326,6 +342,27 @@ mod tests {
         assert_eq!(d.members["a"].revoked, vec![tp("t", u32::MAX)]);
         assert_eq!(d.members["b"].added, vec![tp("t", 1)]);
         assert_eq!(d.moved, vec![Moved { partition: tp("t", u32::MAX), from: "a".into(), to: None }]);
+    }
+
+    /// The moves come in `TopicPartition` order, topics in Java's UTF-16 order (not the order
+    /// met, nor UTF-8's: `\u{FF61}` sorts after `\u{10000}` in UTF-8, before it in UTF-16), and
+    /// a partition listed by two members moves twice, in the order listed.
+    #[test]
+    fn moves_come_in_java_order() {
+        let topics = ["b", "\u{FF61}", "a", "\u{10000}", "ab"];
+        let mut before: Lists = Lists::new();
+        for (m, member) in ["m1", "m2", "m3"].into_iter().enumerate() {
+            let list = topics.iter().rev().flat_map(|t| (0..4).rev().map(move |p| tp(t, p + m as u32))).collect();
+            before.insert(member.into(), list);
+        }
+        let after: Lists = [("m4".into(), before.values().flatten().cloned().collect())].into();
+        let moved = diff(&before, &after).moved;
+        let mut expected: Vec<&TopicPartition> = before.values().flatten().collect();
+        expected.sort();
+        assert_eq!(moved.iter().map(|m| &m.partition).collect::<Vec<_>>(), expected);
+        // Partition 2 of "a" was listed by m1, m2 and m3: three moves, in that order.
+        let twice: Vec<&str> = moved.iter().filter(|m| m.partition == tp("a", 2)).map(|m| m.from.as_str()).collect();
+        assert_eq!(twice, ["m1", "m2", "m3"]);
     }
 
     #[test]

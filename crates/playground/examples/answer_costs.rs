@@ -137,7 +137,7 @@ fn main() {
                     answer = part;
                 }
             }
-            // The page's small-group job as it crosses today: the settled scenario inline, JSON.
+            // The page's small-group job as it crosses: the settled scenario inline, as bytes.
             let inline = Rc::new(edited.clone());
             let request = playground::work::Request::Compute {
                 jobs: vec![Job { version: 2, prior: Prior::Inline, scenario: Rc::clone(&inline) }],
@@ -145,12 +145,12 @@ fn main() {
                 history: None,
             };
             let t = Instant::now();
-            let message = to_message(&request).unwrap_or_default();
-            add("job JSON (page)", ms(t));
-            add("job JSON KB", message.len() as f64 / 1e3);
+            let message = request.encode().unwrap_or_default();
+            add("job encode (page)", ms(t));
+            add("job KB", message.len() as f64 / 1e3);
             let t = Instant::now();
-            let _ = playground::work::from_message::<playground::work::Request>(&message);
-            add("job read (worker)", ms(t));
+            let _ = playground::work::Request::decode(&message);
+            add("job decode (worker)", ms(t));
             let t = Instant::now();
             std::hint::black_box((*inline).clone());
             add("scenario clone", ms(t));

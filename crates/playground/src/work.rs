@@ -891,12 +891,14 @@ impl Engine {
     }
 
     fn run(&mut self, job: Job, answered: bool) -> Answer {
+        // A job read from a message is the worker's alone: taken, not copied.
+        let scenario = Rc::try_unwrap(job.scenario).unwrap_or_else(|shared| (*shared).clone());
         let (whole, prior_lost) = match job.prior {
-            Prior::Inline => ((*job.scenario).clone(), false),
+            Prior::Inline => (scenario, false),
             Prior::Settled(base) => {
                 let previous = self.settled.get(&base).map(|p| (**p).clone());
                 let lost = previous.is_none();
-                (Scenario { previous, ..(*job.scenario).clone() }, lost)
+                (Scenario { previous, ..scenario }, lost)
             }
         };
         let report = self.share.report(&whole);

@@ -4,7 +4,8 @@
 //!
 //! It is the file's content in the form [`Scenario::form`] chooses: a large group keeps format 2's
 //! compact forms (consumers sharing a topic list name it once, owned partitions are runs of a
-//! layout), so 2,000 consumers on 500 topics cross as a few hundred kilobytes, not a million names.
+//! layout), so 2,000 consumers on 500 topics cross as a few hundred kilobytes, not a million names;
+//! a previous assignment of at most [`PAIRS_UP_TO`] partitions crosses as pairs all the same.
 //! Unlike the file, every field is written, none left out at its default: a format without field
 //! names cannot tell a field left out. It reads back to the very scenario written (its `version`
 //! included), and refuses what the file's reader refuses in the compact forms (a run past the
@@ -34,7 +35,11 @@ pub fn serialize<T: Borrow<Scenario>, S: Serializer>(scenario: &T, serializer: S
     } else {
         (Cow::Borrowed(scenario.consumers.as_slice()), Vec::new())
     };
-    let previous = scenario.previous.as_ref().map(|p| PreviousFile::new(p, &scenario.topics, compact));
+    // A small previous assignment crosses as pairs, as an answer's does ([`previous`]): laying it
+    // out as runs took longer than the runs save (issue 9: an edit's job, written on the page's
+    // thread and read in each worker, at 1,000 partitions).
+    let runs = |p: &crate::Previous| compact && entries(p) > PAIRS_UP_TO;
+    let previous = scenario.previous.as_ref().map(|p| PreviousFile::new(p, &scenario.topics, runs(p)));
     let previous = previous.as_ref().map(PackedPrevious::of).transpose().map_err(S::Error::custom)?;
     Packed {
         version: scenario.version,
@@ -49,6 +54,15 @@ pub fn serialize<T: Borrow<Scenario>, S: Serializer>(scenario: &T, serializer: S
         view: (Cow::Borrowed(&scenario.view.strategies), scenario.view.diff, Cow::Borrowed(&scenario.view.weight_unit)),
     }
     .serialize(serializer)
+}
+
+/// The most owned partitions, over every strategy, that a compact scenario's previous assignment
+/// crosses as pairs rather than runs: that of a group whose settled assignment crosses with the
+/// worker's answer (the playground's `work::INLINE_ENTRIES`).
+pub const PAIRS_UP_TO: usize = 20_000;
+
+fn entries(previous: &crate::Previous) -> usize {
+    previous.assignments.values().map(|owned| owned.values().map(Vec::len).sum::<usize>()).sum()
 }
 
 /// Reads a scenario written by [`serialize`].

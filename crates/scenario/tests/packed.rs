@@ -1,5 +1,6 @@
 //! The binary form the page and its workers exchange (`scenario::packed`, as postcard): any
-//! scenario comes back exactly, a large group keeps format 2's shared subscriptions and runs, and
+//! scenario comes back exactly, a large group keeps format 2's shared subscriptions and runs (a small
+//! previous assignment crosses as pairs), and
 //! no bytes, however mangled, make the reader panic.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -133,4 +134,29 @@ fn a_consumer_named_twice_is_refused() {
     };
     let error = unpacked(&shared_twice).unwrap_err().to_string();
     assert!(!error.is_empty());
+}
+
+/// The page's 1,000-partition group after an edit (its file in format 2, runs of a layout): its
+/// previous assignment, 4,000 entries, crosses as pairs, as a worker's answer brings it back,
+/// which the page writes and each worker reads in less time than runs; it comes back the same.
+#[test]
+fn a_small_previous_assignment_crosses_as_pairs() {
+    let names: Vec<String> = (0..10).map(|t| format!("t{t}")).collect();
+    let topics = names.iter().map(|n| TopicSpec::new(n.as_str(), 100)).collect();
+    let consumers = (0..50)
+        .map(|i| {
+            let mut consumer = ConsumerSpec::new(format!("C{i}"), &[]);
+            consumer.topics = if i % 2 == 1 { names[..5].to_vec() } else { names.clone() };
+            consumer
+        })
+        .collect();
+    let fresh = Scenario { topics, consumers, ..Scenario::default() };
+    let settled = scenario::report::Report::new(&fresh).settled(&fresh);
+    let edited = scenario::edit::Edit::SetPartitions { topic: 0, partitions: 99 }.apply(&settled).unwrap();
+    assert_eq!(edited.form(), Form::Compact);
+    let bytes = packed(&edited);
+    assert_eq!(unpacked(&bytes).unwrap(), edited);
+    // Each entry names its topic: "t0" … "t9" written 4,000 times, not once per layout.
+    let named = bytes.windows(3).filter(|w| w[0] == 2 && w[1] == b't' && w[2].is_ascii_digit()).count();
+    assert!(named >= 4_000, "{named} topic names in {} bytes", bytes.len());
 }
