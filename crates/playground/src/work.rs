@@ -47,7 +47,8 @@ pub fn warm_up_round(version: Version) -> Option<Version> {
 /// Above this many assigned entries (partitions × strategies), a previous assignment stays in the
 /// worker: crossing the worker boundary and being held by every undo step costs in proportion.
 /// 20,000 entries is 5,000 partitions under four strategies, the size above which rows summarise.
-pub const INLINE_ENTRIES: usize = 20_000;
+/// What crosses, crosses as pairs (`scenario::packed`).
+pub const INLINE_ENTRIES: usize = scenario::packed::PAIRS_UP_TO;
 
 // A group whose panels show chips (and offer the walkthrough, which replays the scenario the page
 // holds) is always held whole.
@@ -683,7 +684,7 @@ impl Answer {
         // Whole when every part crossed, and small enough to cross whole.
         let whole_of = |own: Option<Previous>, others: Vec<Option<Previous>>| {
             let all: Option<Vec<Previous>> = std::iter::once(own).chain(others).collect();
-            all.and_then(union).filter(|p| entries(p) <= INLINE_ENTRIES)
+            all.and_then(union).filter(|p| p.entries() <= INLINE_ENTRIES)
         };
         let mut panels = std::mem::take(&mut whole.computed.panels);
         panels.extend(rest.iter().flat_map(|p| p.computed.panels.iter().cloned()));
@@ -709,11 +710,6 @@ fn in_order_of<T, K: Ord>(mut items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
         ordered.push(items.remove(first));
     }
     ordered
-}
-
-/// The entries of a previous assignment: partitions over every strategy's lists.
-pub fn entries(previous: &Previous) -> usize {
-    previous.assignments.values().flat_map(|owned| owned.values()).map(Vec::len).sum()
 }
 
 /// The entries the workers hold in all, at most, for a scenario's settled assignment: every
@@ -903,7 +899,7 @@ impl Engine {
         };
         let report = self.share.report(&whole);
         let settled = report.settled(&whole).previous.unwrap_or_default();
-        let crosses = |p: &Previous| answered && entries(p) <= INLINE_ENTRIES;
+        let crosses = |p: &Previous| answered && p.entries() <= INLINE_ENTRIES;
         let answer = Answer {
             version: job.version,
             // A group on the consumer protocol is the lead's to show whole ([`Share::report`]).
@@ -1093,7 +1089,7 @@ mod tests {
             let scenario = preset(name);
             let held = |share: Share| {
                 let settled = share.report(&scenario).settled(&scenario);
-                settled.previous.as_ref().map_or(0, entries)
+                settled.previous.as_ref().map_or(0, Previous::entries)
             };
             let partitions: usize = scenario.topics.iter().map(|t| t.partitions as usize).sum();
             assert_eq!(held(Share::All), partitions * assignments, "{name}");

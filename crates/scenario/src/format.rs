@@ -548,6 +548,13 @@ pub struct Previous {
     pub deleted_topic_ids: BTreeMap<String, String>,
 }
 
+impl Previous {
+    /// How many partitions the assignments list, over every strategy.
+    pub fn entries(&self) -> usize {
+        self.assignments.values().flat_map(|owned| owned.values()).map(Vec::len).sum()
+    }
+}
+
 /// What the page shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -38,7 +38,7 @@ pub fn serialize<T: Borrow<Scenario>, S: Serializer>(scenario: &T, serializer: S
     // A small previous assignment crosses as pairs, as an answer's does ([`previous`]): laying it
     // out as runs took longer than the runs save (issue 9: an edit's job, written on the page's
     // thread and read in each worker, at 1,000 partitions).
-    let runs = |p: &crate::Previous| compact && entries(p) > PAIRS_UP_TO;
+    let runs = |p: &crate::Previous| compact && p.entries() > PAIRS_UP_TO;
     let previous = scenario.previous.as_ref().map(|p| PreviousFile::new(p, &scenario.topics, runs(p)));
     let previous = previous.as_ref().map(PackedPrevious::of).transpose().map_err(S::Error::custom)?;
     Packed {
@@ -57,13 +57,9 @@ pub fn serialize<T: Borrow<Scenario>, S: Serializer>(scenario: &T, serializer: S
 }
 
 /// The most owned partitions, over every strategy, that a compact scenario's previous assignment
-/// crosses as pairs rather than runs: that of a group whose settled assignment crosses with the
-/// worker's answer (the playground's `work::INLINE_ENTRIES`).
+/// crosses as pairs rather than runs: the playground's `work::INLINE_ENTRIES`, the most that crosses
+/// the worker boundary at all.
 pub const PAIRS_UP_TO: usize = 20_000;
-
-fn entries(previous: &crate::Previous) -> usize {
-    previous.assignments.values().map(|owned| owned.values().map(Vec::len).sum::<usize>()).sum()
-}
 
 /// Reads a scenario written by [`serialize`].
 pub fn deserialize<'de, T: From<Scenario>, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
