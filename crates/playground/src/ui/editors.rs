@@ -531,6 +531,10 @@ struct Added {
     /// slice mounted as the page nears the list's end (`use_reach`) pushes it down, so it is
     /// brought back into view after each until it is in its place or no more rows come.
     following: Option<RowKey>,
+    /// The Add consumer button was pressed: the row its edit adds is brought into view even
+    /// where it is not pinned (a consumer that joins from the events bar is not: the page stays
+    /// where the person is).
+    asked: bool,
 }
 
 /// The most rows an edit adds that [`Added`] pins (more are a new group).
@@ -547,15 +551,25 @@ impl Added {
         self.pinned.retain(|key| beyond.contains(key));
         let grew = keys.len().saturating_sub(count);
         if count > 0 && (1..=A_FEW_ADDED).contains(&grew) {
-            for &key in beyond.iter().filter(|&&key| key > highest) {
-                if !self.pinned.contains(&key) {
+            for &key in keys.iter().filter(|&&key| key > highest) {
+                let pinned = beyond.contains(&key);
+                if pinned && !self.pinned.contains(&key) {
                     self.pinned.push(key);
                 }
-                if grew == 1 {
+                // The one row added is brought into view where it is pinned, and wherever it lands
+                // when the Add consumer button asked for it: at the end of a list whose rows are
+                // all mounted it takes the button's place, which may be at the window's bottom
+                // edge. Only a pinned row has rows still to come before it, so only it is followed.
+                if grew == 1 && (pinned || self.asked) {
                     self.scroll_to = Some(key);
-                    self.following = Some(key);
+                    if pinned {
+                        self.following = Some(key);
+                    }
                 }
             }
+        }
+        if grew > 0 {
+            self.asked = false;
         }
         self.seen = (keys.len(), newest.max(highest));
     }
@@ -725,6 +739,13 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
         let (limit, needle) = (limit.clone(), needle.clone());
         Callback::from(move |_: MouseEvent| limit.set((needle.clone(), window + CONSUMER_ROWS)))
     };
+    let add_consumer = {
+        let (added, edit) = (Rc::clone(&added), edit.clone());
+        Callback::from(move |_: MouseEvent| {
+            added.borrow_mut().asked = true;
+            edit.emit(Edit::AddConsumer);
+        })
+    };
     let total = scenario.consumers.len();
     let status = found(&needle, row_keys.len(), total, ("consumer", "consumers"));
     html! {
@@ -746,7 +767,7 @@ fn ConsumerList(props: &ListProps<ConsumersIn>) -> Html {
                     <button type="button" onclick={more}>{ format!("Show {} more", hidden.min(CONSUMER_ROWS)) }</button>
                 </p>
             }
-            <button type="button" ref={add_button} onclick={edit.reform(|_: MouseEvent| Edit::AddConsumer)}>{ "Add consumer" }</button>
+            <button type="button" ref={add_button} onclick={add_consumer}>{ "Add consumer" }</button>
         </section>
     }
 }
@@ -1227,6 +1248,20 @@ mod tests {
         assert_eq!(render(&mut added, 61, 61, 61, 58), Some(60));
         assert!(added.positions(&(0..61).collect::<Vec<_>>()).is_empty());
         assert_eq!(render(&mut added, 61, 61, 61, 61), None);
+    }
+
+    #[test]
+    fn a_row_added_by_the_button_to_a_list_all_mounted_is_brought_into_view_once() {
+        let mut added = Added::default();
+        render(&mut added, 60, 60, 60, 0);
+        // Add consumer with every row mounted: row 60 lands in its place, not pinned, and is
+        // brought into view once.
+        added.asked = true;
+        assert_eq!(render(&mut added, 61, 61, 61, 60), Some(60));
+        assert!(added.positions(&(0..61).collect::<Vec<_>>()).is_empty());
+        assert_eq!(render(&mut added, 61, 61, 61, 61), None);
+        // A consumer that joins from the events bar lands there too, and the page stays.
+        assert_eq!(render(&mut added, 62, 62, 62, 61), None);
     }
 
     #[test]
