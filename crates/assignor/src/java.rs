@@ -17,6 +17,18 @@ pub fn cmp_str(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// Each name's rank in Java's `String` order (the order a `TreeMap` of them iterates in): the
+/// name at `i` comes `ranks[i]`-th. Comparing ranks orders by name without comparing strings.
+pub(crate) fn string_ranks(names: &[&str]) -> Vec<u32> {
+    let mut by_name: Vec<usize> = (0..names.len()).collect();
+    by_name.sort_unstable_by(|&a, &b| cmp_str(names[a], names[b]));
+    let mut ranks = vec![0u32; names.len()];
+    for (rank, &at) in by_name.iter().enumerate() {
+        ranks[at] = rank as u32;
+    }
+    ranks
+}
+
 /// Java's `String.hashCode`: `h = 31 * h + unit` over UTF-16 code units, wrapping.
 pub fn string_hash(s: &str) -> i32 {
     s.encode_utf16().fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))

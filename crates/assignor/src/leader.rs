@@ -24,15 +24,31 @@ pub fn view(strategy: Strategy, group: &Group) -> (Vec<&Topic>, Vec<Subscription
 
 /// The subscription `member`'s client sends when it rejoins under `strategy`.
 pub fn subscription(strategy: Strategy, member: &Member) -> Subscription {
+    let Member { id, instance_id, rack, topics, owned, generation, eager } = member;
     // The owned partitions are copied only where the client sends them (every strategy runs on
     // every edit in the playground).
-    let sends_owned = match strategy {
-        Strategy::Range | Strategy::RoundRobin => false,
-        Strategy::Sticky => member.generation.is_some(),
-        Strategy::CooperativeSticky => !member.eager,
+    let owned = if sends_owned(strategy, *generation, *eager) { owned.clone() } else { Vec::new() };
+    let member = Member {
+        id: id.clone(),
+        instance_id: instance_id.clone(),
+        rack: rack.clone(),
+        topics: topics.clone(),
+        owned,
+        generation: *generation,
+        eager: *eager,
     };
-    let owned = if sends_owned { member.owned.clone() } else { Vec::new() };
-    into_subscription(strategy, Member { owned, ..member.clone_without_owned() })
+    into_subscription(strategy, member)
+}
+
+/// Whether a client of `strategy` sends what it owned: sticky in its user data once it has been
+/// assigned (a generation), cooperative-sticky as `ownedPartitions` unless it is an eager client,
+/// which has revoked everything before joining.
+fn sends_owned(strategy: Strategy, generation: Option<i32>, eager: bool) -> bool {
+    match strategy {
+        Strategy::Range | Strategy::RoundRobin => false,
+        Strategy::Sticky => generation.is_some(),
+        Strategy::CooperativeSticky => !eager,
+    }
 }
 
 /// [`subscription`], taking the member's lists rather than copying them (large groups hold a
@@ -44,6 +60,7 @@ pub fn into_subscription(strategy: Strategy, member: Member) -> Subscription {
         topics.sort_by(|a, b| java::cmp_str(a, b));
     }
     topics.dedup();
+    let mut owned = if sends_owned(strategy, generation, eager) { owned } else { Vec::new() };
     let (owned_partitions, user_data) = match strategy {
         Strategy::Range | Strategy::RoundRobin => (Vec::new(), None),
         // A member that never received an assignment has no user data yet.
@@ -52,8 +69,6 @@ pub fn into_subscription(strategy: Strategy, member: Member) -> Subscription {
             generation.map(|generation| UserData::Sticky { partitions: owned, generation: Some(generation) }),
         ),
         Strategy::CooperativeSticky => {
-            // An eager client has revoked everything before joining: it owns nothing it can send.
-            let mut owned = if eager { Vec::new() } else { owned };
             if !owned.is_sorted() {
                 owned.sort();
             }

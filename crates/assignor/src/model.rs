@@ -98,21 +98,6 @@ pub struct Member {
     pub eager: bool,
 }
 
-impl Member {
-    /// A copy of the member without its owned partitions (a list as long as its assignment).
-    pub(crate) fn clone_without_owned(&self) -> Member {
-        Member {
-            id: self.id.clone(),
-            instance_id: self.instance_id.clone(),
-            rack: self.rack.clone(),
-            topics: self.topics.clone(),
-            owned: Vec::new(),
-            generation: self.generation,
-            eager: self.eager,
-        }
-    }
-}
-
 /// A consumer group about to rebalance: the topics in the cluster and the members in JoinGroup order.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Group {

@@ -187,13 +187,11 @@ impl<'a> PartitionKeys<'a> {
 
     /// Each topic number's rank in Java string order among the topics numbered.
     fn java_ranks(&self) -> Vec<u32> {
-        let mut names: Vec<(&str, u32)> = self.topics.iter().map(|(name, &topic)| (*name, topic)).collect();
-        names.sort_by(|a, b| crate::java::cmp_str(a.0, b.0));
-        let mut ranks = vec![0; names.len()];
-        for (rank, (_, topic)) in names.into_iter().enumerate() {
-            ranks[topic as usize] = rank as u32;
+        let mut names = vec![""; self.topics.len()];
+        for (name, &topic) in &self.topics {
+            names[topic as usize] = name;
         }
-        ranks
+        crate::java::string_ranks(&names)
     }
 }
 

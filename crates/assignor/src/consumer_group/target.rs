@@ -220,7 +220,7 @@ impl<'a> GroupSpec<'a> {
         Ok(GroupSpec {
             topic_names: group.topics.iter().map(|t| t.name.as_str()).collect(),
             topic_arcs: group.topics.iter().map(|t| Arc::from(t.name.as_str())).collect(),
-            topic_rank: name_ranks(&group.topics),
+            topic_rank: java::string_ranks(&group.topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()),
             topic_ids: group.topics.iter().map(|t| t.id).collect(),
             partition_counts: group.topics.iter().map(|t| t.partitions).collect(),
             members,
@@ -330,16 +330,6 @@ impl<'a> GroupSpec<'a> {
         }
         TargetAssignment { members, subscription_type: self.subscription_type }
     }
-}
-
-fn name_ranks(topics: &[super::TopicImage]) -> Vec<u32> {
-    let mut by_name: Vec<usize> = (0..topics.len()).collect();
-    by_name.sort_unstable_by(|&a, &b| java::cmp_str(&topics[a].name, &topics[b].name));
-    let mut rank = vec![0u32; topics.len()];
-    for (r, &t) in by_name.iter().enumerate() {
-        rank[t] = r as u32;
-    }
-    rank
 }
 
 /// A target as one entry per topic id: the record lists each topic once, but a topic given twice is
