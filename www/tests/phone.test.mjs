@@ -96,3 +96,36 @@ test("at 390 px every header action is one Menu away, by keyboard, and a dialog 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('at 390 px Menu closes on Escape, focus back on it, and on a tap outside the header, but not under an open dialog', async () => {
+  const { page, errors } = await openOnPhone();
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  const share = page.getByRole('button', { name: 'Share link', exact: true });
+  // Escape from one of its actions: the actions hide and the focus is on Menu, not lost.
+  await menu.click();
+  await share.focus();
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  assert.equal(await share.isVisible(), false);
+  assert.equal(await focusedName(page), 'Menu');
+  // A tap on the page below the header closes it too.
+  await menu.click();
+  assert.equal(await share.isVisible(), true);
+  await page.mouse.click(195, 600);
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  assert.ok((await header(page)).bottom <= HEADER_AT_MOST);
+  // With a dialog open from it, Escape closes the dialog alone, and a tap outside leaves both.
+  await menu.click();
+  await page.getByRole('button', { name: 'Import from Kafka', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import from Kafka' });
+  await dialog.waitFor();
+  await page.mouse.click(195, 830);
+  assert.equal(await dialog.isVisible(), true, 'a tap outside leaves the dialog');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await menu.getAttribute('aria-expanded'), 'true', 'the Escape was the dialog\'s');
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

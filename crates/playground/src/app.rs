@@ -479,18 +479,20 @@ fn Playground(props: &PlaygroundProps) -> Html {
     // Whether the header's actions are shown on a phone (wider windows always show them).
     let menu = use_state_eq(|| false);
     let toggle_menu = use_callback(menu.clone(), |_: MouseEvent, menu| menu.set(!**menu));
+    let (header, menu_toggle) = (use_node_ref(), use_node_ref());
+    use_menu_dismissal(&menu, &header, &menu_toggle);
     let dispatch = |action: fn() -> Action| {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(action()))
     };
     html! {
         <div class="app">
-            <header class={classes!("top", (*menu).then_some("open"))}>
+            <header ref={header} class={classes!("top", (*menu).then_some("open"))}>
                 <h1>{ "Kafka Assignor Playground" }</h1>
                 // On a phone the sticky header is this one row: its actions wait behind the button
                 // (the CSS shows it there only), so scrolling keeps most of the screen for the group.
-                <button type="button" class="menu-toggle" aria-expanded={menu.to_string()} aria-controls="top-actions"
-                    onclick={toggle_menu}>{ "Menu" }</button>
+                <button type="button" ref={menu_toggle} class="menu-toggle" aria-expanded={menu.to_string()}
+                    aria-controls="top-actions" onclick={toggle_menu}>{ "Menu" }</button>
                 <div id="top-actions" class="top-actions">
                     <PresetPicker />
                     <RecentScenarios />
@@ -525,6 +527,55 @@ fn Playground(props: &PlaygroundProps) -> Html {
             </main>
         </div>
     }
+}
+
+/// The phone's Menu closes as a disclosure of actions should: on Escape, giving the focus back to
+/// Menu, and on a tap or click outside the header. Not while a dialog opened from it is open: that
+/// Escape is the dialog's (`dialog.rs`), and the dialog hangs from the open actions. The listeners
+/// are set once and read the header as shown (its `open` class), so a key pressed right after Menu
+/// finds them there.
+#[hook]
+fn use_menu_dismissal(menu: &UseStateHandle<bool>, header: &NodeRef, toggle: &NodeRef) {
+    let (close, header, toggle) = (menu.setter(), header.clone(), toggle.clone());
+    use_effect_with((), move |_| {
+        // The open header, unless a dialog hangs from it.
+        let open_header = move || {
+            let header = header.cast::<web_sys::Element>()?;
+            let open = header.matches(".open").ok()? && header.query_selector(".dialog").ok()?.is_none();
+            open.then_some(header)
+        };
+        let listeners = web_sys::window().and_then(|w| w.document()).map(|document| {
+            let escape = {
+                let (close, open_header) = (close.clone(), open_header.clone());
+                EventListener::new(&document, "keydown", move |event| {
+                    let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    // An Escape a field already used (a draft dropped) is not ours either.
+                    if key.key() != "Escape" || key.default_prevented() {
+                        return;
+                    }
+                    let Some(header) = open_header() else { return };
+                    // The focus on an action the menu hides goes back to Menu.
+                    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+                    let focus_inside = active.is_some_and(|active| header.contains(Some(&active)));
+                    close.set(false);
+                    if let Some(toggle) = toggle.cast::<web_sys::HtmlElement>().filter(|_| focus_inside) {
+                        let _ = toggle.focus();
+                    }
+                })
+            };
+            let outside = EventListener::new(&document, "pointerdown", move |event| {
+                let Some(header) = open_header() else { return };
+                let inside = event
+                    .target()
+                    .is_some_and(|t| t.dyn_ref::<web_sys::Node>().is_some_and(|t| header.contains(Some(t))));
+                if !inside {
+                    close.set(false);
+                }
+            });
+            [escape, outside]
+        });
+        move || drop(listeners)
+    });
 }
 
 #[derive(Properties, PartialEq)]
