@@ -344,3 +344,47 @@ test("a big group's panels keep their height from answer to answer: an answer mo
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('an answer is painted whole: a page too slow to render it within one of Yew\'s 16 ms slices still renders every panel in one task', async () => {
+  // Yew's scheduler yields to the browser (a `setTimeout`) once it has run for 16 ms, and Yew
+  // 0.23.0 could yield with a child component's props update still queued: the browser then painted
+  // the results region with its version and some panels still showing the answer before, and
+  // rendered the rest after that frame (traced at 1,000 × 50 on the shared machine; vendor/README.md).
+  // The page's CPU slowed 8 times makes every answer's render run past those 16 ms.
+  const { page, errors } = await openPlayground(env, thousandByFifty());
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.waitForSelector('section[data-strategy="cooperative-sticky"] .member-scroll [data-member]', { timeout: 30_000 });
+  await resultsShown(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+  for (let k = 0; k < 4; k++) {
+    const topic = k % 2 ? 't1' : 't0';
+    const n = Math.floor(k / 2) % 2 ? 100 : 99;
+    // Each task's changes to the region reach a MutationObserver as one batch: the batch that
+    // marks the answer shown, and whatever changes the panels after it.
+    const batches = await page.evaluate(async (edit) => {
+      const results = document.querySelector('.results');
+      const before = results.dataset.version;
+      const batches = [];
+      const observer = new MutationObserver((records) =>
+        batches.push({
+          shown: results.dataset.shown !== before && results.dataset.shown === results.dataset.version,
+          panels: records.filter((r) => r.target.closest?.('.panels') ?? r.target.parentElement?.closest('.panels')).length,
+        }),
+      );
+      observer.observe(results, { subtree: true, attributes: true, childList: true, characterData: true });
+      new Function(edit)();
+      while (results.dataset.version === before || results.dataset.shown !== results.dataset.version) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 1000));
+      observer.disconnect();
+      return batches;
+    }, typedCount(topic, n));
+    const shownAt = batches.findIndex((b) => b.shown);
+    assert.ok(shownAt >= 0, JSON.stringify(batches));
+    const later = batches.slice(shownAt + 1).filter((b) => b.panels > 0);
+    assert.deepEqual(later, [], `${topic} ${n}: panels changed after the answer was marked shown: ${JSON.stringify(batches)}`);
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
