@@ -349,7 +349,7 @@ test('an answer is painted whole: a page too slow to render it within one of Yew
   // Yew's scheduler yields to the browser (a `setTimeout`) once it has run for 16 ms, and Yew
   // 0.23.0 could yield with a child component's props update still queued: the browser then painted
   // the results region with its version and some panels still showing the answer before, and
-  // rendered the rest after that frame (traced at 1,000 × 50 on the shared machine; vendor/README.md).
+  // rendered the rest after that frame (traced at 1,000 × 50 on the shared machine; crates/vendor/README.md).
   // The page's CPU slowed 8 times makes every answer's render run past those 16 ms.
   const { page, errors } = await openPlayground(env, thousandByFifty());
   await page.setViewportSize({ width: 1400, height: 900 });
