@@ -3,7 +3,7 @@
 // by what it added to the page and by its own CPU time (the trace's `tdur`, which a machine loaded
 // by other work inflates far less than the wall clock). Not a test; asserts nothing.
 //
-//   node www/tests/perf/opening.mjs [--big | --million] [--runs 3] [--tasks] [--out trace.json]
+//   node www/tests/perf/opening.mjs [--big | --million] [--runs 3] [--tasks] [--cold] [--out trace.json]
 //
 // Each run prints one `summary` line (JSON): `load` (ms, navigation to that paint), `sum` (the CPU
 // of every task of the page's thread), `maxCpu` and `maxWall` (its longest task), `longest` (the
@@ -31,6 +31,9 @@ const option = (name, otherwise) => (args.includes(name) ? args[args.indexOf(nam
 const RUNS = Number(option('--runs', 1));
 const OUT = option('--out', null);
 const TASKS = args.includes('--tasks');
+// --cold: no navigation to the page before the traced one, as measure.mjs opens each group (a new
+// page with nothing of the page cached: its wasm and scripts fetched and compiled afresh).
+const COLD = args.includes('--cold');
 // v8.wasm and its detailed events name the workers' and the page's wasm compiles (lazy, and the
 // optimising tier-up on V8's pool) in --tasks' `beside it`.
 const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8,v8.wasm,disabled-by-default-v8.wasm.detailed';
@@ -113,7 +116,7 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript(INSTRUMENT);
-    await page.goto(env.url);
+    if (!COLD) await page.goto(env.url);
     const cdp = await page.context().newCDPSession(page);
     const events = [];
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
