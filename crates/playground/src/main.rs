@@ -46,17 +46,19 @@ fn main() {
     });
 }
 
-/// The app's first render, rehearsed while the lead worker reads what the tab opens on (the
-/// page's thread is idle in that wait): the app itself, on the opening a browser without workers
-/// gets (an empty group; it writes nothing), rendered into an element off the page and
-/// dropped at the next animation frame, or sooner if the opening comes. That render is the first
-/// run of most of the page's wasm, which V8 compiles a function at a time as each first runs: the
-/// real first render did some 680 such compiles, 18–23 ms of its 28–35 ms of the page thread's CPU
-/// at 1,000 partitions (issue 9: no task over 50 ms). The real one then runs warm.
+/// The app's opening, rehearsed while the lead worker reads what the tab opens on (the page's
+/// thread is idle in that wait): the app itself, with no worker, on a group of one topic and one
+/// consumer ([`rehearsed_group`]; it writes nothing: the link and the saved work are the workers'
+/// to write), rendered into an element off the page from the next task on, its parts a frame each
+/// as the page reveals them, and dropped once they are in ([`REHEARSED_FRAMES`]) or when the
+/// opening comes. The first run of the page's wasm
+/// functions is where V8 compiles each of them: the real first render did some 680 such compiles,
+/// 18–23 ms of its 28–35 ms of the page thread's CPU at 1,000 partitions, and the editing column's
+/// and the Configuration's frames another 450–500 (issue 9: no task over 50 ms). They run warm.
 ///
-/// It runs in a task of its own, queued now: run here, it made the page's start (its wasm
-/// compiled and instantiated, the workers started, then this) one task of 41–54 ms of the page
-/// thread's CPU, the opening's longest at every size where nothing of the page was cached.
+/// Its first render runs in a task of its own, queued now: run here, it made the page's start (its
+/// wasm compiled and instantiated, the workers started, then this) one task of 41–54 ms of the
+/// page thread's CPU, the opening's longest at every size where nothing of the page was cached.
 fn rehearse() -> Rehearsal {
     let rehearsal = Rc::new(RefCell::new(Rehearsed::Coming));
     let later = Rc::clone(&rehearsal);
@@ -66,21 +68,48 @@ fn rehearse() -> Rehearsal {
             return;
         }
         let Ok(off_page) = gloo::utils::document().create_element("div") else { return };
-        let app = yew::Renderer::<app::App>::with_root_and_props(off_page, app::Opened { worker: None, opened: None })
-            .render();
-        *later.borrow_mut() = Rehearsed::Running(app);
-        let frame = Closure::once_into_js(move || end(&later));
-        let _ = gloo::utils::window().request_animation_frame(frame.unchecked_ref());
+        let mut opened = ui::saved::opening(None);
+        opened.opening.scenario = rehearsed_group();
+        opened.problem = None;
+        let opened = app::Opened { worker: None, opened: Some(Rc::new(Ok(opened))) };
+        *later.borrow_mut() =
+            Rehearsed::Running(yew::Renderer::<app::App>::with_root_and_props(off_page, opened).render());
+        end_after_frames(later, REHEARSED_FRAMES);
     })
     .forget();
     rehearsal
+}
+
+/// The frames the rehearsal lives (unless the opening comes first): its parts come a frame each
+/// (the topics editor, the consumers editor, the protocol, weights and events, the
+/// Configuration), and it is dropped in a frame of its own after them, so that the code that
+/// takes an app down is compiled in the wait too, not in the task of the real first render.
+const REHEARSED_FRAMES: u32 = 6;
+
+/// Drops the rehearsal at the `frames`th animation frame from now.
+fn end_after_frames(rehearsal: Rehearsal, frames: u32) {
+    let frame = Closure::once_into_js(move || match frames {
+        0 | 1 => end(&rehearsal),
+        _ => end_after_frames(rehearsal, frames - 1),
+    });
+    let _ = gloo::utils::window().request_animation_frame(frame.unchecked_ref());
+}
+
+/// The group the opening is rehearsed on: one topic and one consumer that reads it, so that the
+/// editors' rows run too.
+fn rehearsed_group() -> scenario::Scenario {
+    scenario::Scenario {
+        topics: vec![scenario::TopicSpec::new("rehearsal", 1)],
+        consumers: vec![scenario::ConsumerSpec::new("rehearsal", &["rehearsal"])],
+        ..Default::default()
+    }
 }
 
 /// Where the rehearsed render is.
 enum Rehearsed {
     /// Queued: its task has not run yet.
     Coming,
-    /// Rendered off the page, until the next animation frame or the opening.
+    /// Rendered off the page, until its last frame or the opening.
     Running(yew::AppHandle<app::App>),
     /// Dropped, or never run.
     Over,
