@@ -41,8 +41,14 @@ fn main() {
     let rehearsal = rehearse();
     let lead = worker.clone();
     lead.open(request, move |opened: Result<Opened, String>| {
-        end(&rehearsal);
-        start(app::Opened { worker: Some(worker), opened: Some(std::rc::Rc::new(opened)) });
+        let opened = app::Opened { worker: Some(worker), opened: Some(std::rc::Rc::new(opened)) };
+        // A rehearsal still under way is taken down in this task and the app starts in the next:
+        // taking an app down runs code of its own for the first time (some 160 first compiles).
+        if end(&rehearsal) {
+            Timeout::new(0, move || start(opened)).forget();
+        } else {
+            start(opened);
+        }
     });
 }
 
@@ -89,7 +95,9 @@ const REHEARSED_FRAMES: u32 = 6;
 /// Drops the rehearsal at the `frames`th animation frame from now.
 fn end_after_frames(rehearsal: Rehearsal, frames: u32) {
     let frame = Closure::once_into_js(move || match frames {
-        0 | 1 => end(&rehearsal),
+        0 | 1 => {
+            end(&rehearsal);
+        }
         _ => end_after_frames(rehearsal, frames - 1),
     });
     let _ = gloo::utils::window().request_animation_frame(frame.unchecked_ref());
@@ -117,10 +125,15 @@ enum Rehearsed {
 
 type Rehearsal = Rc<RefCell<Rehearsed>>;
 
-fn end(rehearsal: &Rehearsal) {
+/// Ends the rehearsal: whether it was still rendered (and is now taken down).
+fn end(rehearsal: &Rehearsal) -> bool {
     let was = std::mem::replace(&mut *rehearsal.borrow_mut(), Rehearsed::Over);
-    if let Rehearsed::Running(app) = was {
-        app.destroy();
+    match was {
+        Rehearsed::Running(app) => {
+            app.destroy();
+            true
+        }
+        Rehearsed::Coming | Rehearsed::Over => false,
     }
 }
 
