@@ -13,6 +13,7 @@ mod ui;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use gloo::timers::callback::Timeout;
 use playground::computed;
 use playground::work::{OpenRequest, Opened};
 use wasm_bindgen::closure::Closure;
@@ -40,36 +41,99 @@ fn main() {
     let rehearsal = rehearse();
     let lead = worker.clone();
     lead.open(request, move |opened: Result<Opened, String>| {
-        end(&rehearsal);
-        start(app::Opened { worker: Some(worker), opened: Some(std::rc::Rc::new(opened)) });
+        let opened = app::Opened { worker: Some(worker), opened: Some(std::rc::Rc::new(opened)) };
+        // A rehearsal still under way is taken down in this task and the app starts in the next:
+        // taking an app down runs code of its own for the first time (some 160 first compiles).
+        if end(&rehearsal) {
+            Timeout::new(0, move || start(opened)).forget();
+        } else {
+            start(opened);
+        }
     });
 }
 
-/// The app's first render, rehearsed while the lead worker reads what the tab opens on (the
-/// page's thread is idle in that wait): the app itself, on the opening a browser without workers
-/// gets (an empty group; it writes nothing), rendered into an element off the page and
-/// dropped at the next animation frame, or sooner if the opening comes. That render is the first
-/// run of most of the page's wasm, which V8 compiles a function at a time as each first runs: the
-/// real first render did some 680 such compiles, 18–23 ms of its 28–35 ms of the page thread's CPU
-/// at 1,000 partitions (issue 9: no task over 50 ms). The real one then runs warm.
+/// The app's opening, rehearsed while the lead worker reads what the tab opens on (the page's
+/// thread is idle in that wait): the app itself, with no worker, on a group of one topic and one
+/// consumer ([`rehearsed_group`]; it writes nothing: the link and the saved work are the workers'
+/// to write), rendered into an element off the page from the next task on, its parts a frame each
+/// as the page reveals them, and dropped once they are in ([`REHEARSED_FRAMES`]) or when the
+/// opening comes. The first run of the page's wasm
+/// functions is where V8 compiles each of them: the real first render did some 680 such compiles,
+/// 18–23 ms of its 28–35 ms of the page thread's CPU at 1,000 partitions, and the editing column's
+/// and the Configuration's frames another 450–500 (issue 9: no task over 50 ms). They run warm.
+///
+/// Its first render runs in a task of its own, queued now: run here, it made the page's start (its
+/// wasm compiled and instantiated, the workers started, then this) one task of 41–54 ms of the
+/// page thread's CPU, the opening's longest at every size where nothing of the page was cached.
 fn rehearse() -> Rehearsal {
-    let document = gloo::utils::document();
-    let rehearsal = Rc::new(RefCell::new(document.create_element("div").ok().map(|off_page| {
-        yew::Renderer::<app::App>::with_root_and_props(off_page, app::Opened { worker: None, opened: None }).render()
-    })));
+    let rehearsal = Rc::new(RefCell::new(Rehearsed::Coming));
     let later = Rc::clone(&rehearsal);
-    let frame = Closure::once_into_js(move || end(&later));
-    let _ = gloo::utils::window().request_animation_frame(frame.unchecked_ref());
+    Timeout::new(0, move || {
+        // The opening came first: nothing left to rehearse.
+        if !matches!(*later.borrow(), Rehearsed::Coming) {
+            return;
+        }
+        let Ok(off_page) = gloo::utils::document().create_element("div") else { return };
+        let mut opened = ui::saved::opening(None);
+        opened.opening.scenario = rehearsed_group();
+        opened.problem = None;
+        let opened = app::Opened { worker: None, opened: Some(Rc::new(Ok(opened))) };
+        *later.borrow_mut() =
+            Rehearsed::Running(yew::Renderer::<app::App>::with_root_and_props(off_page, opened).render());
+        end_after_frames(later, REHEARSED_FRAMES);
+    })
+    .forget();
     rehearsal
 }
 
-/// The rehearsed render, until it is dropped.
-type Rehearsal = Rc<RefCell<Option<yew::AppHandle<app::App>>>>;
+/// The frames the rehearsal lives (unless the opening comes first): its parts come a frame each
+/// (the topics editor, the consumers editor, the protocol, weights and events, the
+/// Configuration), and it is dropped in a frame of its own after them, so that the code that
+/// takes an app down is compiled in the wait too, not in the task of the real first render.
+const REHEARSED_FRAMES: u32 = 6;
 
-fn end(rehearsal: &Rehearsal) {
-    let app = rehearsal.borrow_mut().take();
-    if let Some(app) = app {
-        app.destroy();
+/// Drops the rehearsal at the `frames`th animation frame from now.
+fn end_after_frames(rehearsal: Rehearsal, frames: u32) {
+    let frame = Closure::once_into_js(move || match frames {
+        0 | 1 => {
+            end(&rehearsal);
+        }
+        _ => end_after_frames(rehearsal, frames - 1),
+    });
+    let _ = gloo::utils::window().request_animation_frame(frame.unchecked_ref());
+}
+
+/// The group the opening is rehearsed on: one topic and one consumer that reads it, so that the
+/// editors' rows run too.
+fn rehearsed_group() -> scenario::Scenario {
+    scenario::Scenario {
+        topics: vec![scenario::TopicSpec::new("rehearsal", 1)],
+        consumers: vec![scenario::ConsumerSpec::new("rehearsal", &["rehearsal"])],
+        ..Default::default()
+    }
+}
+
+/// Where the rehearsed render is.
+enum Rehearsed {
+    /// Queued: its task has not run yet.
+    Coming,
+    /// Rendered off the page, until its last frame or the opening.
+    Running(yew::AppHandle<app::App>),
+    /// Dropped, or never run.
+    Over,
+}
+
+type Rehearsal = Rc<RefCell<Rehearsed>>;
+
+/// Ends the rehearsal: whether it was still rendered (and is now taken down).
+fn end(rehearsal: &Rehearsal) -> bool {
+    let was = std::mem::replace(&mut *rehearsal.borrow_mut(), Rehearsed::Over);
+    match was {
+        Rehearsed::Running(app) => {
+            app.destroy();
+            true
+        }
+        Rehearsed::Coming | Rehearsed::Over => false,
     }
 }
 

@@ -3,7 +3,7 @@
 // by what it added to the page and by its own CPU time (the trace's `tdur`, which a machine loaded
 // by other work inflates far less than the wall clock). Not a test; asserts nothing.
 //
-//   node www/tests/perf/opening.mjs [--big | --million] [--runs 3] [--tasks] [--out trace.json]
+//   node www/tests/perf/opening.mjs [--big | --million] [--runs 3] [--tasks] [--cold] [--out trace.json]
 //
 // Each run prints one `summary` line (JSON): `load` (ms, navigation to that paint), `sum` (the CPU
 // of every task of the page's thread), `maxCpu` and `maxWall` (its longest task), `longest` (the
@@ -31,6 +31,9 @@ const option = (name, otherwise) => (args.includes(name) ? args[args.indexOf(nam
 const RUNS = Number(option('--runs', 1));
 const OUT = option('--out', null);
 const TASKS = args.includes('--tasks');
+// --cold: no navigation to the page before the traced one, as measure.mjs opens each group (a new
+// page with nothing of the page cached: its wasm and scripts fetched and compiled afresh).
+const COLD = args.includes('--cold');
 // v8.wasm and its detailed events name the workers' and the page's wasm compiles (lazy, and the
 // optimising tier-up on V8's pool) in --tasks' `beside it`.
 const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,toplevel,v8,v8.wasm,disabled-by-default-v8.wasm.detailed';
@@ -40,8 +43,19 @@ const OPENED = `(() => { const r = document.querySelector('.results');
   return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'
     && !document.querySelector('ol.consumers[aria-busy="true"]'); })()`;
 
-/** In the page, before anything runs: long tasks, and what each batch of mutations added, when. */
-const INSTRUMENT = () => {
+/** What the page logs once it is opened (`INSTRUMENT`). */
+const OPENED_SIGNAL = 'opening:opened';
+
+/**
+ * In the page, before anything runs: long tasks, and what each batch of mutations added, when; and
+ * a console message once it is opened, checked at each animation frame by the page itself (as
+ * measure.mjs does: Playwright's `waitForFunction` would evaluate its 330 KB injected script in the
+ * page, a task of its own in the middle of the opening).
+ */
+const INSTRUMENT = ([opened, signal]) => {
+  const isOpened = new Function(`return ${opened};`);
+  const watch = () => (isOpened() ? console.debug(signal) : requestAnimationFrame(watch));
+  requestAnimationFrame(watch);
   window.__long = [];
   window.__added = [];
   window.__origin = performance.now();
@@ -112,8 +126,8 @@ const { env, url } = await startWithGroup(args);
 try {
   for (let run = 0; run < RUNS; run++) {
     const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(INSTRUMENT);
-    await page.goto(env.url);
+    await page.addInitScript(INSTRUMENT, [OPENED, OPENED_SIGNAL]);
+    if (!COLD) await page.goto(env.url);
     const cdp = await page.context().newCDPSession(page);
     const events = [];
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
@@ -121,8 +135,9 @@ try {
     await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
     await page.goto('about:blank');
     const t0 = Date.now();
+    const opened = page.waitForEvent('console', { predicate: (m) => m.text() === OPENED_SIGNAL, timeout: 900_000 });
     await page.goto(url);
-    await page.waitForFunction(OPENED, null, { timeout: 900_000, polling: 'raf' });
+    await opened;
     const load = Date.now() - t0;
     const seen = await page.evaluate(() => ({ origin: window.__origin, added: window.__added, long: window.__long }));
     await cdp.send('Tracing.end');
