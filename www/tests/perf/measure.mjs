@@ -63,6 +63,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
+import { sayWhen } from './shape.mjs';
 import { PAINTED, typeCount, typeFloor } from './typing.mjs';
 
 const args = process.argv.slice(2);
@@ -142,18 +143,8 @@ function scenario(topics, partitions, consumers, subscribe = (i, names) => ({ to
   });
 }
 
-/** What the page logs once its first answer is painted (`INSTRUMENT`). */
-const PAINTED_SIGNAL = 'measure:painted';
-
-/**
- * In the page, before anything runs: long tasks and a 10 ms heartbeat's gaps, from the start; and
- * a console message once the first answer is painted, checked at each animation frame by the page
- * itself. Playwright's `waitForFunction` would first evaluate its injected script (some 330 KB of
- * JavaScript, sent as one DevTools message) in the page: a task of the page's thread of 15–25 ms
- * of CPU and 27–105 ms of wall clock in the middle of the opening, which the longtask observer
- * counted as the page's own (stop 25, `opening9`).
- */
-const INSTRUMENT = ([painted, signal]) => {
+/** In the page, before anything runs: long tasks and a 10 ms heartbeat's gaps, from the start. */
+const INSTRUMENT = () => {
   window.__long = [];
   window.__gap = { last: performance.now(), worst: 0 };
   new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({
@@ -165,9 +156,6 @@ const INSTRUMENT = ([painted, signal]) => {
     window.__gap.worst = Math.max(window.__gap.worst, now - window.__gap.last);
     window.__gap.last = now;
   }, 10);
-  const isPainted = new Function(`return ${painted};`);
-  const watch = () => (isPainted() ? console.debug(signal) : requestAnimationFrame(watch));
-  requestAnimationFrame(watch);
 };
 
 /** Opens `url` and waits for the first painted answer: the load time and the main thread's worst block. */
@@ -175,8 +163,8 @@ async function open(env, url, timeout = 120_000) {
   const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.addInitScript(INSTRUMENT, [PAINTED, PAINTED_SIGNAL]);
-  const painted = page.waitForEvent('console', { predicate: (m) => m.text() === PAINTED_SIGNAL, timeout });
+  await page.addInitScript(INSTRUMENT);
+  const painted = (await sayWhen(page, PAINTED, 'measure:painted'))(timeout);
   const t0 = Date.now();
   await page.goto(url, { timeout });
   await painted;

@@ -24,7 +24,7 @@
 // --big 100,000 × 500, with --million 1,000,000 × 2,000, each opened from a `kap link`.
 // PLAYGROUND_DIST compares another build (see ../browser.mjs).
 import { writeFileSync } from 'node:fs';
-import { startWithGroup } from './shape.mjs';
+import { sayWhen, startWithGroup } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, otherwise) => (args.includes(name) ? args[args.indexOf(name) + 1] : otherwise);
@@ -43,19 +43,8 @@ const OPENED = `(() => { const r = document.querySelector('.results');
   return r && r.getAttribute('aria-busy') === 'false' && r.dataset.shown === r.dataset.version && r.dataset.shown !== '0'
     && !document.querySelector('ol.consumers[aria-busy="true"]'); })()`;
 
-/** What the page logs once it is opened (`INSTRUMENT`). */
-const OPENED_SIGNAL = 'opening:opened';
-
-/**
- * In the page, before anything runs: long tasks, and what each batch of mutations added, when; and
- * a console message once it is opened, checked at each animation frame by the page itself (as
- * measure.mjs does: Playwright's `waitForFunction` would evaluate its 330 KB injected script in the
- * page, a task of its own in the middle of the opening).
- */
-const INSTRUMENT = ([opened, signal]) => {
-  const isOpened = new Function(`return ${opened};`);
-  const watch = () => (isOpened() ? console.debug(signal) : requestAnimationFrame(watch));
-  requestAnimationFrame(watch);
+/** In the page, before anything runs: long tasks, and what each batch of mutations added, when. */
+const INSTRUMENT = () => {
   window.__long = [];
   window.__added = [];
   window.__origin = performance.now();
@@ -126,7 +115,8 @@ const { env, url } = await startWithGroup(args);
 try {
   for (let run = 0; run < RUNS; run++) {
     const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(INSTRUMENT, [OPENED, OPENED_SIGNAL]);
+    await page.addInitScript(INSTRUMENT);
+    const saidOpened = await sayWhen(page, OPENED, 'opening:opened');
     if (!COLD) await page.goto(env.url);
     const cdp = await page.context().newCDPSession(page);
     const events = [];
@@ -135,7 +125,7 @@ try {
     await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
     await page.goto('about:blank');
     const t0 = Date.now();
-    const opened = page.waitForEvent('console', { predicate: (m) => m.text() === OPENED_SIGNAL, timeout: 900_000 });
+    const opened = saidOpened(900_000);
     await page.goto(url);
     await opened;
     const load = Date.now() - t0;
