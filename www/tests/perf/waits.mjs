@@ -13,7 +13,7 @@
 // `main.preempted` (involuntary switches), and `cpu` by who used it. PLAYGROUND_DIST compares another
 // build (see ../browser.mjs).
 import { readdirSync, readFileSync } from 'node:fs';
-import { startWithGroup } from './shape.mjs';
+import { sayWhen, startWithGroup } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 3);
@@ -84,14 +84,18 @@ try {
       window.__long = [];
       new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
     });
+    // The page says when it has opened (`shape.mjs`'s `sayWhen`): Playwright's `waitForFunction`
+    // would run its own injected script in the page, a long task of its own, during the opening.
+    const saidOpened = await sayWhen(page, OPENED, 'waits:opened');
     await page.goto(env.url);
     await page.goto('about:blank');
     const before = { procs: processes(), machine: machine(), at: performance.now() };
     const renderers = [...before.procs].filter(([, p]) => p.role === 'chromium renderer').map(([pid]) => pid);
     const threadsBefore = new Map(renderers.map((pid) => [pid, thread(pid)]));
     const poolBefore = new Map(renderers.map((pid) => [pid, threadsOf(pid)]));
+    const opened = saidOpened(900_000);
     await page.goto(url);
-    await page.waitForFunction(OPENED, null, { timeout: 900_000, polling: 'raf' });
+    await opened;
     const after = { procs: processes(), machine: machine(), at: performance.now() };
     const long = await page.evaluate(() => window.__long);
     // The page's renderer: the one whose main thread ran most in the window (a new one starts from zero).
