@@ -5,7 +5,7 @@
 // machine used meanwhile (Chromium's, this Node's, everyone else's) with the VM's steal
 // (`/proc/stat`). Linux only; no tracing (it would add its own work). Not a test; asserts nothing.
 //
-//   node www/tests/perf/waits.mjs [--big | --million] [--runs 3]
+//   node www/tests/perf/waits.mjs [--big | --million] [--runs 3] [--cold]
 //
 // Each run prints one line (JSON), times in ms: `wall` (navigation to that paint), `longtasks` (their
 // sum and the longest), `main.cpu` and `main.runnable` (the page's thread on a core, and waiting for
@@ -17,6 +17,9 @@ import { sayWhen, startWithGroup } from './shape.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 3);
+// --cold: no navigation to the page before the measured one (as opening.mjs --cold, as measure.mjs opens
+// each group): its wasm and scripts fetched and compiled afresh.
+const COLD = args.includes('--cold');
 const TICK_MS = 10; // USER_HZ 100: /proc's utime and stime are in 10 ms ticks
 
 /** The first answer painted, the consumer rows the opening mounts in (as opening.mjs). */
@@ -87,7 +90,7 @@ try {
     // The page says when it has opened (`shape.mjs`'s `sayWhen`): Playwright's `waitForFunction`
     // would run its own injected script in the page, a long task of its own, during the opening.
     const saidOpened = await sayWhen(page, OPENED, 'waits:opened');
-    await page.goto(env.url);
+    if (!COLD) await page.goto(env.url);
     await page.goto('about:blank');
     const before = { procs: processes(), machine: machine(), at: performance.now() };
     const renderers = [...before.procs].filter(([, p]) => p.role === 'chromium renderer').map(([pid]) => pid);
