@@ -2,8 +2,9 @@
 // weight, style) the browser asks its own process for the face's rendering settings, a round trip
 // that took 5 to 70 ms a face on a busy machine, and the first answer's sections brought eight new
 // faces: one layout of 155 ms at 1,000 partitions × 50 consumers. index.html lays every face out,
-// hidden, in the page's first layout, while the wasm loads. These tests keep that sample complete
-// (every face the page shows at its opening is in it) and out of sight.
+// hidden, one a task while the wasm loads (all in one layout, their round trips were one task of
+// 35–78 ms). These tests keep that sample complete (every face the page shows at its opening is
+// in it), out of sight, and laid out a face a task.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
@@ -85,6 +86,25 @@ test('the sample of faces is out of sight, out of the way and unread', async () 
       };
     });
     assert.deepEqual(sample, { faces: 20, hidden: 'true', visibility: 'hidden', area: 0, position: 'absolute', inText: false });
+  } finally {
+    await page.close();
+  }
+});
+
+test('the sample is laid out one face a task', async () => {
+  const page = await env.browser.newPage();
+  try {
+    // Each task ends in a microtask checkpoint, where the records of the faces shown in it are delivered together.
+    await page.addInitScript(() => {
+      window.__shown = [];
+      new MutationObserver((records) => {
+        const faces = records.filter((r) => r.target.parentElement?.matches('.type-faces') && !r.target.hidden);
+        if (faces.length) window.__shown.push(faces.length);
+      }).observe(document, { attributes: true, attributeFilter: ['hidden'], subtree: true });
+    });
+    await page.goto(env.url);
+    await page.waitForFunction(PAINTED, null, { timeout: 60_000 });
+    assert.deepEqual(await page.evaluate(() => window.__shown), Array(20).fill(1));
   } finally {
     await page.close();
   }
