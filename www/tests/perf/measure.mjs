@@ -58,6 +58,9 @@
 // `worker` is the compute worker's own time for the painted answer (data-compute-ms); the page's
 // User Timing measures `answer:decode` (reading the worker's message) and `answer:handle` (the
 // reducer and the render it starts) say what the answer costs the page's thread.
+// `typed_answer_late` counts the typed edits whose draft's answer, computed ahead while the digits
+// were typed, was not in when Enter came (a worker's answer read after the key): those were held
+// for it.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -294,6 +297,8 @@ async function typedEdits(page, runs, partitions) {
     typed_edit_to_paint_ms: stats(rows.map((r) => r.paint)),
     typed_first_edit_ms: timings[0] ? +timings[0].paint.toFixed(1) : NaN,
     typed_missed: timings.length - rows.length,
+    // Edits whose draft's answer was not in when Enter came (read after the key): held for it.
+    typed_answer_late: rows.filter((r) => r.late).length,
     ...(KEY_FRAME && {
       typed_event_to_next_frame_ms: stats(rows.map((r) => r.toFrame)),
       typed_frames_to_paint: stats(rows.map((r) => r.frames)),

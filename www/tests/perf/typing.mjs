@@ -13,7 +13,8 @@ export const PAINTED = `(() => { const r = document.querySelector('.results');
  * that frame is painted when a task queued from its animation callbacks runs. Marks `edit:start`
  * (at the event's `timeStamp`) and `edit:painted` for a trace. `window.__typed` resolves to
  * { paint, toFrame (from the event to the start of the first frame after it), frames, worker,
- * decode, handle }.
+ * decode, handle, late }: `late` when a worker's answer was read after the key, so the draft's
+ * answer, computed ahead while the digits were typed, was not in when Enter came.
  *
  * `toFrame` and `frames` are counted only with `keyFrame` (`measure.mjs --key-frame`): counting
  * the frames takes an animation frame requested at the key, and that request is itself a change
@@ -50,7 +51,8 @@ const arm = (page, keyFrame) =>
               const channel = new MessageChannel();
               channel.port1.onmessage = () => {
                 performance.mark('edit:painted');
-                const last = (name) => performance.getEntriesByName(name, 'measure').at(-1)?.duration ?? NaN;
+                const lastOf = (name) => performance.getEntriesByName(name, 'measure').at(-1);
+                const last = (name) => lastOf(name)?.duration ?? NaN;
                 resolve({
                   paint: performance.now() - t0,
                   toFrame: keyFrame ? toFrame : NaN,
@@ -58,6 +60,7 @@ const arm = (page, keyFrame) =>
                   worker: Number(results.dataset.computeMs),
                   decode: last('answer:decode'),
                   handle: last('answer:handle'),
+                  late: (lastOf('answer:decode')?.startTime ?? -Infinity) > t0,
                 });
               };
               channel.port2.postMessage(0);
