@@ -15,13 +15,16 @@ export function startingGroup() {
 /**
  * Records, in the page, the versions of each Compute request's jobs and of each answer, read from
  * the requests' and the answers' bytes (`wire.mjs`). Of the first compute worker
- * only, the lead where the page runs two (each gets every version; workers.test.mjs).
+ * only, the lead where the page runs two (each gets every version; workers.test.mjs), except
+ * `__answeredBy`: each compute worker's answered versions, by worker, since a version's answer is
+ * the page's only once every worker's share of it is in (`work::Gather`).
  */
 export const recordMessages = async (page) => {
   await page.addInitScript(installWire);
   await page.addInitScript(() => {
     window.__computes = [];
     window.__answers = [];
+    window.__answeredBy = [];
     window.__workerCount = 0;
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
@@ -45,8 +48,24 @@ export const recordMessages = async (page) => {
       if (type === 'message' && !this.__recorded) {
         this.__recorded = true;
         this.__index = window.__workerCount++;
+        const answered = (window.__answeredBy[this.__index] = []);
+        // Replies cross as bytes (`Reply::encode`, postcard): an answer is variant 1, then its
+        // version, both as varints (seven bits a byte, the lowest first).
+        const answerVersion = (bytes) => {
+          if (bytes[0] !== 1) return null;
+          let version = 0n;
+          for (let i = 1, shift = 0n; i < bytes.length; i++, shift += 7n) {
+            version |= BigInt(bytes[i] & 0x7f) << shift;
+            if (bytes[i] < 0x80) break;
+          }
+          return String(version);
+        };
         listen.call(this, 'message', (e) => {
-          if (this.__index !== 0) return;
+          if (this.__index !== 0) {
+            const version = answerVersion(e.data);
+            if (version) answered.push(version);
+            return;
+          }
           // The first warm-up round's answer may come while the page still reveals its sections
           // one per frame (app.rs); held back until the results region is no longer busy, so
           // that the render counts read as it comes are the whole page's (then sent on as it came).
@@ -62,21 +81,14 @@ export const recordMessages = async (page) => {
             requestAnimationFrame(sendOn);
             return;
           }
-          // Replies cross as bytes (`Reply::encode`, postcard): an answer is variant 1, then its
-          // version, both as varints (seven bits a byte, the lowest first).
-          let answer = null;
-          if (e.data[0] === 1) {
-            let version = 0n;
-            for (let i = 1, shift = 0n; i < e.data.length; i++, shift += 7n) {
-              version |= BigInt(e.data[i] & 0x7f) << shift;
-              if (e.data[i] < 0x80) break;
-            }
-            answer = [null, String(version)];
+          const answer = answerVersion(e.data);
+          if (answer) {
+            window.__answers.push(answer);
+            answered.push(answer);
           }
-          if (answer) window.__answers.push(answer[1]);
           // This listener runs before the page's: the render counts (a debug build's) as the
           // warm-up's answer comes, before the page handles it.
-          if (answer?.[1] === '18446744073709551615') {
+          if (answer === '18446744073709551615') {
             window.__rendersAtWarmUp = Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders')));
           }
         });

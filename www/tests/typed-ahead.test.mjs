@@ -32,6 +32,15 @@ const focusCount = (page, topic) =>
 const results = (page) =>
   page.$eval('.results', (r) => ({ version: r.dataset.version, shown: r.dataset.shown, busy: r.getAttribute('aria-busy') }));
 
+/**
+ * Waits until the page holds version `v`'s answer: every compute worker has answered its share
+ * (`work::Gather`; the lead's alone is not the answer yet).
+ */
+const answerIn = (page, v) =>
+  page.waitForFunction((v) => window.__answeredBy.length > 0 && window.__answeredBy.every((versions) => versions.includes(v)), v, {
+    timeout: 10_000,
+  });
+
 /** Waits until the lead worker has answered `count` versions in all. */
 const answered = (page, count) => page.waitForFunction((n) => window.__answers.length >= n, count, { timeout: 10_000 });
 
@@ -46,7 +55,7 @@ test('digits typed are computed ahead; Enter renders their answer in its own tas
     // Each digit a draft, each computed (a newer one replaces one still waiting): the last is answered.
     await answered(page, answers + 1);
     const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
-    await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+    await answerIn(page, draft);
     assert.deepEqual(await results(page), before, 'typing renders nothing');
     const computes = await page.evaluate(() => window.__computes.length);
     // As Enter's keydown reaches the page: the results region in the next animation frame, before its paint.
@@ -82,7 +91,7 @@ test('a draft dropped with Escape leaves nothing behind; the same count typed ag
   await focusCount(page, 't2');
   await page.keyboard.type('5');
   const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
-  await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+  await answerIn(page, draft);
   await page.keyboard.press('Escape');
   assert.equal(await page.$eval('label.field:has(input:focus) input', (i) => i.value), '12', 'the committed count again');
   await page.waitForTimeout(800); // longer than fields::SETTLE_MS: nothing is applied
@@ -110,7 +119,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   await focusCount(page, 't0');
   await page.keyboard.type('3');
   const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
-  await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+  await answerIn(page, draft);
   await page.evaluate(() => document.querySelector('button[aria-label="Partitions of t1 plus one"]').click());
   // t0's draft dropped at once, before its field applies it on a pause (fields::SETTLE_MS).
   await page.keyboard.press('Escape');
@@ -126,7 +135,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   await focusCount(page, 't0');
   await page.keyboard.type('3');
   const older = await page.evaluate(() => window.__computes.at(-1).at(-1));
-  await page.waitForFunction((v) => window.__answers.includes(v), older, { timeout: 10_000 });
+  await answerIn(page, older);
   await page.keyboard.press('Backspace');
   await page.keyboard.type('4');
   await page.keyboard.press('Enter');
@@ -152,7 +161,7 @@ test('typing a count renders nothing but its field, its draft\'s answer nothing 
   await focusCount(page, 't0');
   await page.keyboard.type('15');
   const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
-  await page.waitForFunction((v) => window.__answers.includes(v), draft, { timeout: 10_000 });
+  await answerIn(page, draft);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const after = await counts();
   const changed = Object.fromEntries(
