@@ -11,7 +11,8 @@
 //! warm-up ([`WARM_UP`]). A small group's edit is then held back from the screen until its answer
 //! comes, for at most [`HOLD_MS`] ([`Outbox::holding`]): the page renders the edit and its answer
 //! once, in the first frame that can show the answer. While a count is typed, its draft's edit is
-//! computed ahead ([`Action::Draft`]): the key that applies it finds its answer there.
+//! computed ahead ([`Action::Draft`]): the key that applies it finds its answer there, and the
+//! results region lays that answer out ahead, hidden ([`State::ahead`]).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -50,7 +51,8 @@ pub enum Action {
     Release,
     /// What a count field holds while the person types, not applied yet: the edit it would make
     /// (`None`: no draft, or one that is not a count). Computed ahead, never shown: the edit that
-    /// applies it adopts its answer ([`Outbox::holding`]). Renders nothing.
+    /// applies it adopts its answer ([`Outbox::holding`]). Renders nothing, except the results
+    /// region, which lays a draft's answer out hidden ([`State::ahead`]) and drops it with it.
     Draft(Option<Edit>),
 }
 
@@ -153,8 +155,9 @@ struct Ahead {
     edit: Edit,
     /// The edit made (pending, under its own version), as the reducer would make it.
     made: Rc<State>,
-    /// Its answer, once it came.
-    answer: Option<Box<Answer>>,
+    /// The edit made with its answer painted, once the answer came: what the edit that applies
+    /// the draft renders, and what the results region lays out ahead ([`State::ahead`]).
+    answered: Option<Rc<State>>,
 }
 
 impl Outbox {
@@ -231,7 +234,6 @@ impl Outbox {
     /// is not sent.
     fn draft(&self, from: &Rc<State>, edit: Option<Edit>) {
         let Some(hold) = &self.hold else { return };
-        hold.drafts.borrow_mut().ahead = None;
         let Some(edit) = edit else { return };
         if self.deliver.is_none() || from.pending() || !handed_over_at_once(&from.scenario) {
             return;
@@ -244,29 +246,53 @@ impl Outbox {
         let mut drafts = hold.drafts.borrow_mut();
         drafts.last = made.version();
         let made = Rc::new(made);
-        drafts.ahead = Some(Ahead { from: Rc::downgrade(from), edit, made: Rc::clone(&made), answer: None });
+        drafts.ahead = Some(Ahead { from: Rc::downgrade(from), edit, made: Rc::clone(&made), answered: None });
         drop(drafts);
         self.send(jobs, made.keep(), Errand::Draft);
     }
 
-    /// Keeps `answer` if it is the draft's; `Err(answer)` if it is not.
+    /// Drops the draft computed ahead, if any; whether its answer had come (the results region
+    /// laid it out, and must drop it).
+    fn drop_draft(&self) -> bool {
+        let Some(hold) = &self.hold else { return false };
+        hold.drafts.borrow_mut().ahead.take().is_some_and(|ahead| ahead.answered.is_some())
+    }
+
+    /// Paints `answer` into the draft's edit if it is the draft's; `Err(answer)` if it is not.
     fn draft_answered(&self, answer: Box<Answer>) -> Result<(), Box<Answer>> {
         let Some(hold) = &self.hold else { return Err(answer) };
         match hold.drafts.borrow_mut().ahead.as_mut() {
-            Some(ahead) if ahead.made.version() == answer.version && ahead.answer.is_none() => {
-                ahead.answer = Some(answer);
+            Some(ahead) if ahead.made.version() == answer.version && ahead.answered.is_none() => {
+                ahead.answered = Some(Rc::new(ahead.made.apply(Action::Computed(answer))));
                 Ok(())
             }
             _ => Err(answer),
         }
     }
 
-    /// The draft `edit` of `from` was computed ahead as, and its answer if in: taken (a draft is
-    /// adopted once). Any other edit drops the draft.
-    fn adopt(&self, from: &Rc<State>, edit: &Edit) -> Option<(Rc<State>, Option<Box<Answer>>)> {
+    /// The state on screen is now `to` (the same, rendered again to lay the draft's answer out):
+    /// the draft made from the one before is made from it.
+    fn draft_from(&self, to: &Rc<State>) {
+        let Some(hold) = &self.hold else { return };
+        if let Some(ahead) = hold.drafts.borrow_mut().ahead.as_mut() {
+            ahead.from = Rc::downgrade(to);
+        }
+    }
+
+    /// The draft `edit` of `from` was computed ahead as, with its answer painted if in: taken (a
+    /// draft is adopted once). Any other edit drops the draft.
+    fn adopt(&self, from: &Rc<State>, edit: &Edit) -> Option<Result<Rc<State>, Rc<State>>> {
         let ahead = self.hold.as_ref()?.drafts.borrow_mut().ahead.take()?;
         let same = ahead.from.ptr_eq(&Rc::downgrade(from)) && ahead.edit == *edit;
-        same.then_some((ahead.made, ahead.answer))
+        same.then(|| ahead.answered.ok_or(ahead.made))
+    }
+
+    /// The answer of the draft made from `from`, if in.
+    fn ahead(&self, from: &State) -> Option<Rc<Computed>> {
+        let drafts = self.hold.as_ref()?.drafts.borrow();
+        let ahead = drafts.ahead.as_ref()?;
+        let answered = ahead.answered.as_ref()?;
+        std::ptr::eq(ahead.from.as_ptr(), from).then(|| Rc::clone(&answered.shown))
     }
 
     /// Whether a draft is computed ahead (the warm-up then stops: the person is editing).
@@ -380,6 +406,13 @@ impl State {
     /// big group's member is opened in its answer and it is not the last it computed.
     pub fn job_of(&self, version: Version) -> Option<Job> {
         self.steps().find(|s| s.version == version).map(Step::job)
+    }
+
+    /// The answer of the draft being typed, computed ahead, once it came: the results region lays
+    /// it out hidden, so that the edit that applies the draft, which paints this very answer
+    /// ([`Outbox::adopt`]), is shown by swapping it in (`app.rs`'s `Results`).
+    pub fn ahead(&self) -> Option<Rc<Computed>> {
+        self.outbox.ahead(self)
     }
 
     /// Whether the scenario on screen waits for its answer (the panels show an earlier one).
@@ -661,27 +694,43 @@ impl Reducible for State {
         let held = self.outbox.take_held();
         let current = held.clone().unwrap_or_else(|| Rc::clone(&self));
         let action = match action {
-            // A draft, from the state on screen only (not while an edit is held), renders nothing.
+            // A draft, from the state on screen only (not while an edit is held), renders nothing
+            // but the results region dropping the one before it laid out ahead (the same state
+            // again: the readers of the store see nothing new).
             Action::Draft(edit) => {
-                match held {
-                    Some(held) => self.outbox.hold_still(&held),
-                    None => self.outbox.draft(&current, edit),
+                if let Some(held) = held {
+                    self.outbox.hold_still(&held);
+                    return self;
                 }
-                return self;
+                let dropped = self.outbox.drop_draft();
+                let state = if dropped { Rc::new((*self).clone()) } else { self };
+                state.outbox.draft(&state, edit);
+                return state;
             }
-            // An answer no scenario waits for changes nothing: the same state, so nothing renders.
+            // An answer no scenario waits for changes nothing: the same state, so nothing renders;
+            // but a draft's, which the results region lays out ahead.
             Action::Computed(answer) if current.stale(&answer) => {
-                if let Err(answer) = self.outbox.draft_answered(answer) {
-                    // A warm-up round's: the next round goes.
-                    if let Some(round) = warm_up_round(answer.version) {
-                        current.send_warm_up(round + 1);
+                let drafted = match self.outbox.draft_answered(answer) {
+                    Ok(()) => true,
+                    Err(answer) => {
+                        // A warm-up round's: the next round goes.
+                        if let Some(round) = warm_up_round(answer.version) {
+                            current.send_warm_up(round + 1);
+                        }
+                        false
                     }
-                }
+                };
                 if let Some(held) = held {
                     // Still held: its own answer is on its way.
                     self.outbox.hold_still(&held);
+                    return self;
                 }
-                return self;
+                if !drafted {
+                    return self;
+                }
+                let state = Rc::new((*self).clone());
+                state.outbox.draft_from(&state);
+                return state;
             }
             // What was held, rendered now (nothing held: `self`, nothing renders).
             Action::Release => return current,
@@ -692,11 +741,15 @@ impl Reducible for State {
             Action::Edit(edit) => self.outbox.adopt(&current, edit),
             _ => None,
         };
+        if adopted.is_none() {
+            // Any other action leaves the draft behind (an edit's adoption took it already).
+            self.outbox.drop_draft();
+        }
         let next = match adopted {
             // The draft's edit, made as `apply` makes it, under the version its job went with;
-            // with its answer, if in, painted now.
-            Some((made, Some(answer))) => Rc::new(made.apply(Action::Computed(answer))),
-            Some((made, None)) => made,
+            // with its answer, if in, painted (the very answer the results region laid out).
+            Some(Ok(answered)) => answered,
+            Some(Err(made)) => made,
             None => Rc::new(self.outbox.past_drafts(Rc::clone(&current)).apply(action)),
         };
         if next.version() != current.version() {
@@ -1243,10 +1296,11 @@ mod tests {
     }
 
     /// A count typed is computed ahead, as the edit that applies it would be (its version, its
-    /// job), and renders nothing; its answer renders nothing either. The edit that applies it
-    /// then renders with that answer at once: no request, no hold, and the same scenario, answer
-    /// and settled assignment as the edit made the ordinary way (sticky and cooperative-sticky
-    /// start from the previous assignment).
+    /// job), and renders nothing; its answer renders the results region alone (the same state to
+    /// the store's readers), which lays it out ahead. The edit that applies it then renders with
+    /// that very answer at once: no request, no hold, and the same scenario, answer and settled
+    /// assignment as the edit made the ordinary way (sticky and cooperative-sticky start from the
+    /// previous assignment).
     #[test]
     fn a_drafts_answer_is_adopted_by_the_edit_that_applies_it() {
         let presets = ["sticky-crash-c1", "range-imbalance", "cooperative-upgrade", "consumer-protocol-uniform"];
@@ -1261,9 +1315,12 @@ mod tests {
             assert_eq!(sent.borrow().len(), before + 1, "{id}: the draft's job");
             let (request, version) = last_request(&sent);
             assert!(version > painted.version());
+            assert!(painted.ahead().is_none(), "{id}: no answer yet");
             let still = drafted.reduce(Action::Computed(worker_answer(&request)));
-            assert!(Rc::ptr_eq(&still, &painted), "{id}: its answer renders nothing");
+            assert!(*still == *painted && still.version() == painted.version(), "{id}: the store's readers see nothing new");
+            let Some(ahead) = still.ahead() else { panic!("{id}: the draft's answer, laid out ahead") };
             let applied = still.reduce(Action::Edit(edit.clone()));
+            assert!(Rc::ptr_eq(&applied.shown, &ahead), "{id}: the answer laid out ahead is the one shown");
             assert_eq!(
                 (applied.version(), applied.shown_version, applied.pending()),
                 (version, version, false),
@@ -1327,12 +1384,54 @@ mod tests {
             assert_ne!(request.0, draft_request.0);
             let still = held.reduce(Action::Computed(draft_answer));
             assert!(Rc::ptr_eq(&still, &painted), "{drafts:?}: the draft's answer is stale");
+            assert!(still.ahead().is_none(), "{drafts:?}: nothing laid out ahead");
             let answered = still.reduce(Action::Computed(worker_answer(&request)));
             assert_eq!((answered.version(), answered.pending()), (version, false));
             let ordinary = made_the_ordinary_way(&scenario, &edit);
             assert_eq!(*answered.scenario, *ordinary.scenario, "{drafts:?}");
             assert_eq!(answered.shown, ordinary.shown, "{drafts:?}");
         }
+    }
+
+    /// The answer laid out ahead is the newest draft's, of the state on screen: a newer draft,
+    /// Escape (no draft) or any other action drops it, and an answer of a draft no longer kept
+    /// lays out nothing.
+    #[test]
+    fn only_the_newest_drafts_answer_is_laid_out_ahead() {
+        let (seven, eight) =
+            (Edit::SetPartitions { topic: 0, partitions: 7 }, Edit::SetPartitions { topic: 0, partitions: 8 });
+        let (painted, sent, _) = holding(preset("sticky-crash-c1").scenario.as_ref().clone());
+        let drafted = Rc::clone(&painted).reduce(Action::Draft(Some(seven.clone())));
+        let (seven_request, _) = last_request(&sent);
+        let seven_in = drafted.reduce(Action::Computed(worker_answer(&seven_request)));
+        let Some(seven_ahead) = seven_in.ahead() else { panic!("seven's answer, laid out ahead") };
+        // A newer draft drops it (the region renders again) until its own answer comes.
+        let newer = Rc::clone(&seven_in).reduce(Action::Draft(Some(eight.clone())));
+        assert!(!Rc::ptr_eq(&newer, &seven_in) && *newer == *seven_in, "the region alone renders again");
+        assert!(newer.ahead().is_none());
+        let (eight_request, _) = last_request(&sent);
+        let late = Rc::clone(&newer).reduce(Action::Computed(worker_answer(&seven_request)));
+        assert!(Rc::ptr_eq(&late, &newer) && late.ahead().is_none(), "seven's answer again: not the draft's");
+        let eight_in = late.reduce(Action::Computed(worker_answer(&eight_request)));
+        let Some(eight_ahead) = eight_in.ahead() else { panic!("eight's answer, laid out ahead") };
+        assert!(!Rc::ptr_eq(&eight_ahead, &seven_ahead));
+        // Escape: no draft, nothing ahead.
+        let escaped = Rc::clone(&eight_in).reduce(Action::Draft(None));
+        assert!(!Rc::ptr_eq(&escaped, &eight_in) && escaped.ahead().is_none());
+        assert!(Rc::ptr_eq(&escaped.clone().reduce(Action::Draft(None)), &escaped), "nothing to drop: nothing renders");
+        // Any other action drops it too (here a view change), and applying the draft then is an
+        // edit of its own.
+        let again = escaped.reduce(Action::Draft(Some(eight.clone())));
+        let (request, _) = last_request(&sent);
+        let again_in = again.reduce(Action::Computed(worker_answer(&request)));
+        assert!(again_in.ahead().is_some());
+        let view = scenario::View { diff: !again_in.scenario.view.diff, ..again_in.scenario.view.clone() };
+        let viewed = again_in.reduce(Action::SetView(view));
+        assert!(viewed.ahead().is_none());
+        let before = sent.borrow().len();
+        let applied = viewed.reduce(Action::Edit(eight));
+        let _held = applied;
+        assert_eq!(sent.borrow().len(), before + 1, "computed again, not adopted");
     }
 
     /// What is not computed ahead: a draft the reducer would refuse, a big group's, one made while
