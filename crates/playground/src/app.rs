@@ -15,6 +15,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::state::{handed_over_at_once, Action, Errand, Outbox, State, HOLD_MS};
+use crate::ui::ahead::ViewChanges;
 use crate::ui::config::{ConfigSection, Consumers};
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
@@ -412,7 +413,7 @@ pub fn App(opened: &Opened) -> Html {
     });
     html! {
         <ContextProvider<Store> context={store.clone()}>
-            <ContextProvider<Painted> context={Painted(Same(Rc::clone(&store.shown)), store.version(), store.pending())}>
+            <ContextProvider<Painted> context={Painted(Same(Rc::clone(&store.shown)), store.version(), store.pending(), store.ahead().map(Same))}>
                 <ContextProvider<Keeper> context={keeper}>
                     <ContextProvider<MemberSource> context={(*details).clone()}>
                         <ContextProvider<Writer> context={(*writer).clone()}>
@@ -621,11 +622,73 @@ struct ResultsProps {
     on_opened: Option<Callback<()>>,
 }
 
-/// The answer on screen, the version on screen and whether it waits for its answer: what the
-/// results region follows besides the store, whose equality leaves the answer out (`State`'s
-/// `PartialEq`: an answer renders this region, not every component reading the store).
+/// The answer on screen, the version on screen, whether it waits for its answer and the answer of
+/// the draft being typed: what the results region follows besides the store, whose equality leaves
+/// the answers out (`State`'s `PartialEq`: an answer renders this region, not every component
+/// reading the store).
 #[derive(Clone, PartialEq)]
-struct Painted(Same<Computed>, Version, bool);
+struct Painted(Same<Computed>, Version, bool, Option<Same<Computed>>);
+
+/// The results region's two copies of the panels (`ui::ahead`): the one on screen, and the one
+/// laid out hidden with the answer of the draft being typed, if any.
+#[derive(Default)]
+struct Copies {
+    /// Which copy is on screen (0 or 1, also its key).
+    front: usize,
+    /// The answer it was last rendered with.
+    front_shown: Option<Rc<Computed>>,
+    /// What the other copy shows, if it is rendered.
+    other: Option<Other>,
+    /// Whether the copy on screen was swapped in and is still `inert`: a swap changes opacities
+    /// alone, and the copies' `inert`, whose change restyles every element under it, and the
+    /// copy swapped out are seen to once the swap's frame is painted.
+    settling: bool,
+    changes: [ViewChanges; 2],
+    nodes: [NodeRef; 2],
+}
+
+/// The copy not on screen.
+enum Other {
+    /// Laid out hidden with the draft's answer.
+    Ahead(Rc<Computed>),
+    /// The copy just swapped out, with its answer, dropped once the swap is painted.
+    Retired(Rc<Computed>),
+}
+
+impl Copies {
+    /// Puts the hidden copy on screen if it shows `shown` (the draft it was rendered with was
+    /// applied) and the swap shows nothing a person would miss: both copies as fresh ones, whole,
+    /// and the focus outside the one on screen. Then lays `ahead` out hidden (`None`: nothing to),
+    /// unless the copy on screen is not as a fresh one. Whether it swapped.
+    fn follow(&mut self, shown: &Rc<Computed>, ahead: Option<Rc<Computed>>) -> bool {
+        let back = 1 - self.front;
+        let swap = matches!(&self.other, Some(Other::Ahead(b)) if Rc::ptr_eq(b, shown))
+            && self.changes[self.front].none()
+            && self.changes[back].none()
+            && !browser::focus_within(&self.nodes[self.front]);
+        let retired = if swap {
+            self.front = back;
+            self.settling = true;
+            self.front_shown.take().map(Other::Retired)
+        } else {
+            self.other.take().filter(|other| self.settling && matches!(other, Other::Retired(_)))
+        };
+        self.front_shown = Some(Rc::clone(shown));
+        let ahead = ahead.filter(|_| self.changes[self.front].none());
+        self.other = ahead.map(Other::Ahead).or(retired);
+        swap
+    }
+
+    /// The swap's frame is painted: the copy on screen is no longer `inert`, the one swapped out
+    /// is dropped. Whether anything changed.
+    fn settle(&mut self) -> bool {
+        let was = std::mem::take(&mut self.settling);
+        if matches!(self.other, Some(Other::Retired(_))) {
+            self.other = None;
+        }
+        was
+    }
+}
 
 /// The results region: busy, its panels dimmed, while the scenario on screen waits for its answer
 /// (they show the last one painted meanwhile) and while its sections are still being rendered.
@@ -645,12 +708,7 @@ fn Results(props: &ResultsProps) -> Html {
     let _painted = use_context::<Painted>();
     let shown = Same(Rc::clone(&store.shown));
     let scenario = &store.scenario;
-    let strategies: Vec<Strategy> = scenario
-        .view
-        .shown()
-        .into_iter()
-        .filter(|s| shown.0.panels.iter().any(|d| d.panel == scenario::StrategyId::Classic(*s)))
-        .collect();
+    let strategies = strategies_shown(&scenario.view, &shown.0);
     let server = shown.0.consumer.as_ref().filter(|c| matches!(c.chosen, scenario::StrategyId::Server(_)));
     let server_panels = server.map_or(0, |c| c.panels.len());
     let config = usize::from(!props.embed);
@@ -688,18 +746,68 @@ fn Results(props: &ResultsProps) -> Html {
     }
     let diff = scenario.view.diff;
     let panels = revealed.saturating_sub(config);
+    // The draft's answer laid out ahead, once the region has opened (`ui::ahead`).
+    let copies = use_mut_ref(Copies::default);
+    let ahead = store.ahead().filter(|_| !props.embed && !opening);
+    let swapped = copies.borrow_mut().follow(&shown.0, ahead);
+    let settle = use_force_update();
+    use_effect_with(swapped, {
+        let copies = Rc::clone(&copies);
+        move |&swapped| {
+            if swapped {
+                // After the swap's frame (an idle moment, at most 50 ms on).
+                browser::when_idle_within(HAND_OVER_WAIT_MS, move || {
+                    if copies.borrow_mut().settle() {
+                        settle.force_update();
+                    }
+                });
+            }
+        }
+    });
+    let stack = {
+        let copies = copies.borrow();
+        let copy = |key: usize, shown: &Rc<Computed>, role: Option<&'static str>, inert: bool| {
+            let strategies = strategies_shown(&scenario.view, shown);
+            html! {
+                <div key={key} ref={copies.nodes[key].clone()} class={classes!("panels-copy", role)}
+                    {inert} aria-hidden={inert.then_some("true")}>
+                    <ContextProvider<ViewChanges> context={copies.changes[key].clone()}>
+                        <Panels shown={Same(Rc::clone(shown))} {strategies} {diff} explain={!props.embed}
+                            limit={panels.saturating_sub(server_panels)} on_rows_in={on_rows_in.clone()} />
+                    </ContextProvider<ViewChanges>>
+                </div>
+            }
+        };
+        let front = copies.front;
+        (0..2)
+            .filter_map(|key| match &copies.other {
+                _ if key == front => Some(copy(key, &shown.0, None, copies.settling)),
+                Some(Other::Ahead(ahead)) => Some(copy(key, ahead, Some("ahead"), true)),
+                Some(Other::Retired(retired)) => Some(copy(key, retired, Some("retired"), false)),
+                None => None,
+            })
+            .collect::<Html>()
+    };
     html! {
         <div class="results" aria-busy={busy.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={crate::ui::fixed(store.compute_ms, 0)}>
             if !props.embed {
                 <GroupSummary shown={shown.clone()} />
             }
             <Fields><ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} on_rows_in={on_rows_in.clone()} /></Fields>
-            <Panels shown={shown.clone()} {strategies} {diff} explain={!props.embed} limit={panels.saturating_sub(server_panels)} {on_rows_in} />
+            <div class="panels-stack">{ stack }</div>
             if revealed > 0 && !props.embed {
                 <Fields><ConfigSection consumers={Consumers(Rc::clone(scenario))} /></Fields>
             }
         </div>
     }
+}
+
+/// The strategies whose panels `view` shows and `computed` has, in order.
+fn strategies_shown(view: &scenario::View, computed: &Computed) -> Vec<Strategy> {
+    view.shown()
+        .into_iter()
+        .filter(|s| computed.panels.iter().any(|d| d.panel == scenario::StrategyId::Classic(*s)))
+        .collect()
 }
 
 /// How many panels have shown all the rows of their first render (each tells once).

@@ -1317,7 +1317,10 @@ mod tests {
             assert!(version > painted.version());
             assert!(painted.ahead().is_none(), "{id}: no answer yet");
             let still = drafted.reduce(Action::Computed(worker_answer(&request)));
-            assert!(*still == *painted && still.version() == painted.version(), "{id}: the store's readers see nothing new");
+            assert!(
+                *still == *painted && still.version() == painted.version(),
+                "{id}: the store's readers see nothing new"
+            );
             let Some(ahead) = still.ahead() else { panic!("{id}: the draft's answer, laid out ahead") };
             let applied = still.reduce(Action::Edit(edit.clone()));
             assert!(Rc::ptr_eq(&applied.shown, &ahead), "{id}: the answer laid out ahead is the one shown");

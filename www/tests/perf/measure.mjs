@@ -2,7 +2,7 @@
 // *.test.mjs files) and it asserts nothing; it prints the rows of issue 9's targets.
 //
 //   source .ci/common.sh && trunk build --release && cargo build -p cli
-//   node www/tests/perf/measure.mjs [--runs 20] [--no-big] [--no-million] [--no-pause] [--key-frame] [--json]
+//   node www/tests/perf/measure.mjs [--runs 20] [--no-big] [--no-million] [--no-pause] [--key-frame] [--key-gap 120] [--json]
 //
 // In a release build served from dist/ (or PLAYGROUND_DIST / PLAYGROUND_URL), each group opened
 // from a #v1. link made by `kap link`:
@@ -33,9 +33,10 @@
 // Typed (`typed_*`, 1,000 partitions only; a page of its own, loaded the same way): the same
 // counts typed as a person types them, through the browser's input (Playwright's `page.keyboard`,
 // i.e. CDP key events, which reach the page as a keyboard's do): the field focused and its text
-// selected, each digit a key (the field holds it: `SETTLE_MS`), then Enter, which applies it,
-// pressed at a random moment within a frame (a 0–17 ms pause after the digits, plus however long
-// the key takes to arrive). Timed as Chromium's Event Timing (INP) times an interaction, from the
+// selected, each digit a key (the field holds it: `SETTLE_MS`), 120 ms apart as a quick typist's
+// (`--key-gap`, typing.mjs's `KEY_GAP_MS`; 0: back to back, as stops 24–26 typed them), then Enter,
+// which applies it, as long after the last digit and at a random moment within a frame (a 0–17 ms
+// pause more, plus however long the key takes to arrive). Timed as Chromium's Event Timing (INP) times an interaction, from the
 // Enter keydown's `timeStamp` (when the browser received the key, before it waited for the page's
 // thread), but to the painted frame that shows the answer (data-shown = data-version, results not
 // aria-busy; a MutationObserver sees it written, then the frame that follows is painted when a
@@ -67,7 +68,7 @@ import { fileURLToPath } from 'node:url';
 import { start, typedCount } from '../browser.mjs';
 import { kapBinary, link } from '../kap.mjs';
 import { sayWhen } from './shape.mjs';
-import { PAINTED, typeCount, typeFloor } from './typing.mjs';
+import { KEY_GAP_MS, PAINTED, typeCount, typeFloor } from './typing.mjs';
 
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1] || 20) || 20;
@@ -77,6 +78,8 @@ const JSON_OUT = args.includes('--json');
 const PAUSE_MS = args.includes('--no-pause') ? 0 : 1000;
 // The typed row's frames counted, with an animation frame requested at each key (typing.mjs).
 const KEY_FRAME = args.includes('--key-frame');
+// The typed row's time between keys (typing.mjs's KEY_GAP_MS; 0: back to back, as stops 24–26 typed).
+const KEY_GAP = args.includes('--key-gap') ? Number(args[args.indexOf('--key-gap') + 1]) : KEY_GAP_MS;
 const DIST = process.env.PLAYGROUND_DIST ?? fileURLToPath(new URL('../../../dist/', import.meta.url));
 
 const median = (xs) => {
@@ -289,11 +292,12 @@ async function edits(page, runs, partitions) {
 async function typedEdits(page, runs, partitions) {
   const timings = [];
   for (let i = 0; i < runs; i++) {
-    timings.push(await typeCount(page, ...countAt(i, partitions), KEY_FRAME));
+    timings.push(await typeCount(page, ...countAt(i, partitions), KEY_FRAME, KEY_GAP));
   }
   // A missed edit (no answer within typing.mjs's MISSED_MS: applied before its Enter) is counted, not timed.
   const rows = timings.filter(Boolean);
   return {
+    typed_key_gap_ms: KEY_GAP,
     typed_edit_to_paint_ms: stats(rows.map((r) => r.paint)),
     typed_first_edit_ms: timings[0] ? +timings[0].paint.toFixed(1) : NaN,
     typed_missed: timings.length - rows.length,

@@ -74,28 +74,36 @@ const arm = (page, keyFrame) =>
     [PAINTED, keyFrame],
   );
 
-/**
- * Types `n` into topic `topic`'s partition count with the keyboard (CDP key events, as a person's
- * keys reach the page): the field focused and its text selected, as after a click into it; each
- * digit a key (an `input` the field holds until Enter, or a pause of `fields::SETTLE_MS`); then
- * Enter, which applies it, pressed at a random moment within a frame (a 0–17 ms pause, plus however
- * long the key takes to arrive). Returns `arm`'s timing, one frame after the paint, or null when
- * no answer came within `MISSED_MS` of Enter: on a machine loaded enough that the field's pause
- * ran out between two keys, the count was applied before Enter, which then makes no new version.
- */
 /** How long a typed edit's answer is waited for before the edit counts as missed. */
 export const MISSED_MS = 10_000;
 
-export async function typeCount(page, topic, n, keyFrame = false) {
+/**
+ * The time between two keys, as a quick typist's: digits come 150–300 ms apart as people type
+ * numbers, the quickest about 100 ms. 0 types them back to back (stops 24–26's row): faster than
+ * any person, the draft of each digit is not answered (and laid out ahead) before the next.
+ */
+export const KEY_GAP_MS = 120;
+
+/**
+ * Types `n` into topic `topic`'s partition count with the keyboard (CDP key events, as a person's
+ * keys reach the page): the field focused and its text selected, as after a click into it; each
+ * digit a key, `keyGap` ms apart (an `input` the field holds until Enter, or a pause of
+ * `fields::SETTLE_MS`); then Enter, which applies it, `keyGap` ms after the last digit plus a
+ * random moment within a frame (0–17 ms, plus however long the key takes to arrive). Returns
+ * `arm`'s timing, one frame after the paint, or null when no answer came within `MISSED_MS` of
+ * Enter: on a machine loaded enough that the field's pause ran out between two keys, the count
+ * was applied before Enter, which then makes no new version.
+ */
+export async function typeCount(page, topic, n, keyFrame = false, keyGap = KEY_GAP_MS) {
   await page.evaluate((label) => {
     const field = [...document.querySelectorAll('label.field')].find((l) => l.querySelector('.label').textContent === label);
     const input = field.querySelector('input');
     input.focus();
     input.select();
   }, `Partitions of ${topic}`);
-  await page.keyboard.type(String(n));
+  await page.keyboard.type(String(n), { delay: keyGap });
   await arm(page, keyFrame);
-  await page.waitForTimeout(Math.random() * 17);
+  await page.waitForTimeout(keyGap + Math.random() * 17);
   await page.keyboard.press('Enter');
   const missed = new Promise((resolve) => setTimeout(() => resolve(null), MISSED_MS));
   const timing = await Promise.race([page.evaluate(() => window.__typed), missed]);

@@ -10,6 +10,7 @@ use scenario::digest::{Chip, ChipKind, GroupSummary, MemberDetail, MemberDigest,
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use crate::ui::ahead::use_view_change;
 use crate::ui::fields::SearchField;
 use crate::ui::find::{found, Needle};
 use crate::ui::panel::{MemberSource, Unanswered};
@@ -143,6 +144,9 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
     let query = use_state(String::new);
     let opened = use_state(|| None::<String>);
     let first_row = use_state_eq(|| 0usize);
+    // Scrolled at all (the first row may still be in view).
+    let scrolled = use_state_eq(|| false);
+    use_view_change(!query.is_empty() || opened.is_some() || *scrolled);
     let scroller = use_node_ref();
     let needle = Needle::new(&query);
     let matches = use_memo((Rc::clone(&props.digest), needle.clone()), |(digest, needle)| {
@@ -162,18 +166,22 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
         use_callback(opened, |_: (), opened| opened.set(None))
     };
     let onscroll = {
-        let first_row = first_row.clone();
-        use_callback(first_row, |e: Event, first_row| {
+        let (first_row, scrolled) = (first_row.clone(), scrolled.clone());
+        use_callback((first_row, scrolled), |e: Event, (first_row, scrolled)| {
             let list: HtmlElement = e.target_unchecked_into();
-            first_row.set(usize::try_from(list.scroll_top()).unwrap_or(0) / ROW_PX as usize);
+            let top = usize::try_from(list.scroll_top()).unwrap_or(0);
+            first_row.set(top / ROW_PX as usize);
+            scrolled.set(top > 0);
         })
     };
     let on_query = {
-        let (query, first_row, scroller) = (query.clone(), first_row.clone(), scroller.clone());
-        use_callback((query, first_row, scroller), |text: String, (query, first_row, scroller)| {
+        let (query, first_row, scrolled, scroller) =
+            (query.clone(), first_row.clone(), scrolled.clone(), scroller.clone());
+        use_callback((query, first_row, scrolled, scroller), |text: String, (query, first_row, scrolled, scroller)| {
             query.set(text);
             // A new search starts at the top of its matches.
             first_row.set(0);
+            scrolled.set(false);
             if let Some(list) = scroller.cast::<HtmlElement>() {
                 list.set_scroll_top(0);
             }

@@ -1,6 +1,7 @@
 //! The page's components. Leaf components read the DOM and dispatch domain edits; none holds
 //! assignment logic: they render what `computed` holds.
 
+pub mod ahead;
 pub mod config;
 pub mod consumer_protocol;
 pub mod dialog;

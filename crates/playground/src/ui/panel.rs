@@ -26,6 +26,7 @@ use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest};
 use scenario::StrategyId;
 use yew::prelude::*;
 
+use crate::ui::ahead::use_view_change;
 use crate::ui::explain::Explain;
 use crate::ui::lanes::Lanes;
 use crate::ui::members::{BigGroup, MemberRow, RowStyle, ROWS_IN_VIEW};
@@ -120,6 +121,7 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         Err(_) => 0,
     };
     let rows = use_reveal(row_count, FIRST_ROWS, ROW_SLICE, Growth::Whole);
+    use_view_change(*explaining || rows < row_count);
     use_effect_with((rows >= row_count, props.on_rows_in.clone()), |(all, on_rows_in)| {
         if let (true, Some(on_rows_in)) = (all, on_rows_in) {
             on_rows_in.emit(());
