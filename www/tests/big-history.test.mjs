@@ -4,13 +4,13 @@
 // --json` says of the exported file — and the next edit moves what `kap batch` moves from there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRATEGIES, exportScenario, metrics, openPlayground, resultsShown, useBrowser } from './browser.mjs';
+import { STRATEGIES, exportScenario, metrics, openPlayground, panelSelector, resultsShown, useBrowser } from './browser.mjs';
 import { batch, chipsOf, link, show } from './kap.mjs';
 
 const env = useBrowser();
 
 const SLOW = 240_000; // four strategies over 100,000 partitions, on a shared machine
-const panel = (strategy) => `section[data-strategy="${strategy}"]`;
+const panel = panelSelector;
 
 /** Kafka's large test at a tenth: 100 topics × 1,000 partitions, 500 consumers in two halves. */
 const TOPICS = Array.from({ length: 100 }, (_, i) => `t${i}`);

@@ -131,8 +131,16 @@ export const typedCount = (name, n) => `{
 
 export const STRATEGIES = ['range', 'roundrobin', 'sticky', 'cooperative-sticky'];
 
-const chipSelector = (strategy, member) =>
-  `section[data-strategy="${strategy}"] [data-member="${member}"] [data-partition]`;
+/**
+ * A strategy's panel on screen (any strategy's: `strategy` left out). While a count is typed, a
+ * copy of the panels laid out ahead with the draft's answer is in the page, hidden
+ * (`.panels-copy.ahead`, ui::ahead), and for a frame after the key that shows it the copy it
+ * replaced (`.panels-copy.retired`): their panels are not on screen.
+ */
+export const panelSelector = (strategy) =>
+  `section${strategy ? `[data-strategy="${strategy}"]` : '[data-strategy]'}:not(.panels-copy:is(.ahead, .retired) *)`;
+
+const chipSelector = (strategy, member) => `${panelSelector(strategy)} [data-member="${member}"] [data-partition]`;
 
 /** The partitions a member's row shows in a strategy's panel, in order. */
 export function chips(page, strategy, member) {
@@ -161,7 +169,7 @@ export async function waitForChips(page, strategy, member, expected, timeout = 1
  */
 export function panels(page, attribute = 'partition') {
   return page.$$eval(
-    'section[data-strategy]',
+    panelSelector(),
     (sections, attribute) =>
       Object.fromEntries(
         sections.map((s) => [
@@ -186,9 +194,9 @@ export async function waitForPanels(page, expected, timeout = 10_000) {
   const want = JSON.stringify(normalise(expected));
   await page
     .waitForFunction(
-      (want) => {
+      ([want, panel]) => {
         const seen = {};
-        for (const s of document.querySelectorAll('section[data-strategy]')) {
+        for (const s of document.querySelectorAll(panel)) {
           const rows = {};
           for (const row of s.querySelectorAll('[data-member]')) {
             rows[row.dataset.member] = [...row.querySelectorAll('[data-partition]')].map((c) => c.dataset.partition);
@@ -197,7 +205,7 @@ export async function waitForPanels(page, expected, timeout = 10_000) {
         }
         return JSON.stringify(seen) === want;
       },
-      want,
+      [want, panelSelector()],
       { timeout },
     )
     .catch(() => {});
@@ -230,23 +238,23 @@ export async function fieldAlert(page, label) {
 
 /** A panel's metrics: term → description, e.g. { spread: '0 (max 4, min 4)', moved: '2 (25%)' }. */
 export function metrics(page, strategy) {
-  return page.$$eval(`section[data-strategy="${strategy}"] dl.metrics > div`, (divs) =>
+  return page.$$eval(`${panelSelector(strategy)} dl.metrics > div`, (divs) =>
     Object.fromEntries(divs.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])),
   );
 }
 
 /** A panel's rebalance rounds, one text per round, and the summary line under them. */
 export async function timeline(page, strategy) {
-  const rounds = await page.$$eval(`section[data-strategy="${strategy}"] .timeline li`, (lis) =>
+  const rounds = await page.$$eval(`${panelSelector(strategy)} .timeline li`, (lis) =>
     lis.map((li) => li.textContent),
   );
-  const p = await page.$(`section[data-strategy="${strategy}"] .timeline > p`);
+  const p = await page.$(`${panelSelector(strategy)} .timeline > p`);
   return { rounds, summary: p && (await p.textContent()) };
 }
 
 /** Every panel's metrics and timeline at once: strategy → { metrics, rounds, summary }. */
 export function panelDetails(page) {
-  return page.$$eval('section[data-strategy]', (sections) =>
+  return page.$$eval(panelSelector(), (sections) =>
     Object.fromEntries(
       sections.map((s) => [
         s.dataset.strategy,

@@ -4,7 +4,7 @@
 // is in no link, save or undo step.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRATEGIES, field, focusedName, metrics, openPlayground, resultsShown, useBrowser } from './browser.mjs';
+import { STRATEGIES, field, focusedName, metrics, openPlayground, panelSelector, resultsShown, useBrowser } from './browser.mjs';
 import { Group } from './group.mjs';
 import { consumerTopics, link } from './kap.mjs';
 import { mountRows } from './rows.mjs';
@@ -55,7 +55,7 @@ async function linkOnceSaved(page, id, topics) {
   }
   assert.fail(`the saved copy never had ${id} on ${topics}`);
 }
-const panel = (strategy) => `section[data-strategy="${strategy}"]`;
+const panel = panelSelector;
 
 /** A member's partitions in a panel, opened from the panel's own search box. */
 async function opened(page, strategy, id) {

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { collectErrors, panels, resultsShown, start } from './browser.mjs';
+import { collectErrors, panels, panelSelector, resultsShown, start } from './browser.mjs';
 import { explain, kap, link, show, shownChips } from './kap.mjs';
 import { installWire } from './wire.mjs';
 
@@ -27,7 +27,7 @@ after(async () => {
   await new Promise((resolve) => host?.close(resolve) ?? resolve());
 });
 
-const PANEL = 'section[data-strategy="roundrobin"]';
+const PANEL = panelSelector('roundrobin');
 
 /** Records, in the page, each message posted to a worker (bytes, `wire.mjs`): its kind and, for a walk, its request. */
 const recordPosts = async (page) => {

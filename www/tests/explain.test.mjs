@@ -3,12 +3,12 @@
 // changes each step carries).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, useBrowser } from './browser.mjs';
+import { openPlayground, panels, panelSelector, useBrowser } from './browser.mjs';
 import { assignmentChips, explain, kap, link } from './kap.mjs';
 
 const env = useBrowser();
 
-const PANEL = 'section[data-strategy="roundrobin"]';
+const PANEL = panelSelector('roundrobin');
 
 /** The walkthrough on screen: its step, sentence, position text and each member's chips. */
 const walkthrough = (page, panel = PANEL) =>

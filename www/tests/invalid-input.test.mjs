@@ -10,6 +10,7 @@ import {
   savedScenario,
   useBrowser,
   waitForSaved,
+  panelSelector,
 } from './browser.mjs';
 
 const env = useBrowser();
@@ -84,7 +85,7 @@ test('bad names, ids, counts and strategies are refused inline and change nothin
   await page.waitForFunction(() => !document.querySelector('[role=alert]'));
   assert.deepEqual(await refusals(page), []);
   await field(page, 'Partitions of T1').fill('6');
-  await page.waitForSelector('section[data-strategy="range"] [data-partition="T1-5"]');
+  await page.waitForSelector(`${panelSelector('range')} [data-partition="T1-5"]`);
   assert.deepEqual((await panels(page)).range, {
     C1: ['T1-0', 'T1-1', 'T1-2', 'T2-0', 'T2-1'],
     C2: ['T1-3', 'T1-4', 'T1-5', 'T2-2', 'T2-3'],
@@ -101,7 +102,7 @@ test(
     await field(page, 'Name of topic 1').fill('T2');
     await page.waitForSelector('[role=alert]');
     await page.getByRole('button', { name: 'Partitions of T2 plus one', exact: true }).click();
-    await page.waitForSelector('section[data-strategy="range"] [data-partition="T2-3"]');
+    await page.waitForSelector(`${panelSelector('range')} [data-partition="T2-3"]`);
     // The topic is still T1; a field that reads T2 without an alert misleads.
     const alert = await fieldAlert(page, 'Name of topic 1');
     const shown = await field(page, 'Name of topic 1').inputValue();

@@ -4,13 +4,13 @@
 // (The worker keeps a big group's history, not the export: the diff of a big group is not compared.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRATEGIES, field, metrics, openPlayground, useBrowser } from './browser.mjs';
+import { STRATEGIES, field, metrics, openPlayground, panelSelector, useBrowser } from './browser.mjs';
 import { bigGroup } from './group.mjs';
 import { chipsOf, link, show, showPreset } from './kap.mjs';
 
 const env = useBrowser();
 
-const panel = (strategy) => `section[data-strategy="${strategy}"]`;
+const panel = panelSelector;
 
 /** Opens a scenario file's text in the page, through its share link. */
 function openScenario(text) {
@@ -254,7 +254,7 @@ test('an edit re-renders the member rows it changes and no other (render counts 
   let before = await counts();
   await field(page, 'client.rack of consumer-3').fill('r2');
   await saved((s) => s.consumers?.[3].rack === 'r2');
-  await page.waitForSelector('section[data-strategy="range"] [data-member="consumer-3"] .rack:text-is("rack r2")');
+  await page.waitForSelector(`${panelSelector('range')} [data-member="consumer-3"] .rack:text-is("rack r2")`);
   let after = await counts();
   assert.equal(after.rows - before.rows, 4, 'consumer-3 in each panel');
 
@@ -262,7 +262,7 @@ test('an edit re-renders the member rows it changes and no other (render counts 
   const shown = await rows();
   before = after;
   await page.getByRole('button', { name: 'Partitions of orders-5 plus one', exact: true }).click();
-  await page.waitForSelector('section[data-strategy="range"] [data-partition="orders-5-2"]');
+  await page.waitForSelector(`${panelSelector('range')} [data-partition="orders-5-2"]`);
   after = await counts();
   const now = await rows();
   const changed = Object.keys(now).filter((k) => now[k] !== shown[k]);

@@ -1,8 +1,9 @@
 // A count typed is computed ahead (issue 9; state::Action::Draft): while a person types digits into
 // a partition count, the page hands the draft's edit to the workers, and the Enter that applies it
 // renders the edit with that answer in the key's own task, asking the workers for nothing more; the
-// answer is kap batch's. A draft dropped with Escape, or followed by another edit, leaves nothing
-// behind: its answer is never painted.
+// answer is kap batch's. The results region lays the draft's answer out ahead in a hidden copy of
+// the panels (ui::ahead), which that Enter shows. A draft dropped with Escape, or followed by
+// another edit, leaves nothing behind: its answer is never painted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panels, renderCounts, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
@@ -149,7 +150,84 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   await page.close();
 });
 
-test('typing a count renders nothing but its field, its draft\'s answer nothing at all (render counts of a debug build)', async (t) => {
+/** The copies of the panels: each one's role (`ahead`, `retired` or on screen), inert, aria-hidden, opacity and panel count. */
+const copies = (page) =>
+  page.$$eval('.panels-copy', (cs) =>
+    cs.map((c) => ({
+      role: c.classList.contains('ahead') ? 'ahead' : c.classList.contains('retired') ? 'retired' : 'shown',
+      inert: c.inert,
+      hidden: c.getAttribute('aria-hidden'),
+      opacity: getComputedStyle(c).opacity,
+      panels: c.querySelectorAll('section[data-strategy]').length,
+    })),
+  );
+
+/** Waits until one copy of the panels is left, on screen and not inert (the swap's frame painted). */
+const settled = (page) =>
+  page.waitForFunction(() => {
+    const cs = document.querySelectorAll('.panels-copy');
+    return cs.length === 1 && !cs[0].inert && !cs[0].classList.contains('ahead');
+  });
+
+test('a draft\'s answer is laid out ahead, hidden, and moves nothing; the Enter that applies it shows that very copy, kap batch\'s', async () => {
+  const { group, page, errors, shown } = await open();
+  assert.deepEqual(await copies(page), [{ role: 'shown', inert: false, hidden: null, opacity: '1', panels: 4 }]);
+  // What follows the panels, where it is.
+  const below = () => page.$eval('.panels-stack', (s) => s.nextElementSibling.getBoundingClientRect().top);
+  const top = await below();
+  await focusCount(page, 't0');
+  await page.keyboard.type('15', { delay: 50 });
+  const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
+  await answerIn(page, draft);
+  await page.waitForFunction(() => document.querySelector('.panels-copy.ahead'));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const typed = await copies(page);
+  assert.deepEqual(
+    typed.map((c) => c.role).sort(),
+    ['ahead', 'shown'],
+  );
+  assert.deepEqual(typed.find((c) => c.role === 'ahead'), { role: 'ahead', inert: true, hidden: 'true', opacity: '0', panels: 4 }, 'hidden, out of reach and of the accessibility tree');
+  assert.equal(await below(), top, 'the page around the panels does not move (t0 has 15 partitions in the copy ahead: more chips)');
+  await page.evaluate(() => {
+    window.__ahead = document.querySelector('.panels-copy.ahead');
+  });
+  await page.keyboard.press('Enter');
+  await resultsShown(page);
+  assert.ok(await page.evaluate(() => !window.__ahead.classList.contains('ahead') && getComputedStyle(window.__ahead).opacity === '1'), 'the copy laid out ahead is the one on screen');
+  await settled(page);
+  assert.ok(await page.evaluate(() => document.querySelector('.panels-copy') === window.__ahead));
+  group.topics.t0 = 15;
+  const expected = group.expected(shown);
+  await waitForPanels(page, expected);
+  assert.deepEqual(await panels(page), expected, 't0 = 15');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('panels not as a fresh copy would show them (a walkthrough open) are not swapped: Enter renders the answer into them', async () => {
+  const { group, page, errors, shown } = await open();
+  await page.click('section[data-strategy="sticky"] button.explain-toggle');
+  await page.waitForSelector('section[data-strategy="sticky"] button.explain-toggle[aria-expanded="true"]');
+  await focusCount(page, 't1');
+  await page.keyboard.type('9', { delay: 50 });
+  const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
+  await answerIn(page, draft);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.deepEqual((await copies(page)).map((c) => c.role), ['shown'], 'nothing laid out ahead');
+  await page.keyboard.press('Enter');
+  await resultsShown(page);
+  assert.deepEqual(await copies(page), [{ role: 'shown', inert: false, hidden: null, opacity: '1', panels: 4 }]);
+  assert.equal(await page.getAttribute('section[data-strategy="sticky"] button.explain-toggle', 'aria-expanded'), 'true', 'the walkthrough still open');
+  group.topics.t1 = 9;
+  // The sticky panel shows its walkthrough in place of its rows.
+  const expected = { ...group.expected(shown), sticky: {} };
+  await waitForPanels(page, expected);
+  assert.deepEqual(await panels(page), expected, 't1 = 9');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('typing a count renders its field, and its draft\'s answer only the copy laid out ahead; Enter then renders no panel (render counts of a debug build)', async (t) => {
   const { page, errors } = await open();
   const counts = () => renderCounts(page);
   if (Object.keys(await counts()).length === 0) {
@@ -170,9 +248,22 @@ test('typing a count renders nothing but its field, its draft\'s answer nothing 
       .filter(([, n]) => n > 0),
   );
   t.diagnostic(`typing two digits: ${JSON.stringify(changed)}`);
-  assert.deepEqual(Object.keys(changed), ['Textfield'], JSON.stringify(changed));
   assert.equal(changed.Textfield, 2, 'the field, once a digit');
-  await page.keyboard.press('Escape');
+  // The copy laid out ahead: four panels, mounted for the draft, and their rows.
+  assert.deepEqual(Object.keys(changed).sort(), ['Memberrow', 'Strategypanel', 'Textfield'], JSON.stringify(changed));
+  assert.ok(changed.Strategypanel >= 4, JSON.stringify(changed));
+  const beforeEnter = await counts();
+  await page.keyboard.press('Enter');
+  await resultsShown(page);
+  await settled(page);
+  const entered = await counts();
+  const atEnter = Object.fromEntries(
+    Object.keys(entered)
+      .map((k) => [k.replace(/^renders/, ''), Number(entered[k]) - Number(beforeEnter[k] ?? 0)])
+      .filter(([, n]) => n > 0),
+  );
+  t.diagnostic(`Enter: ${JSON.stringify(atEnter)}`);
+  assert.ok(!('Strategypanel' in atEnter) && !('Memberrow' in atEnter), `no panel, no row: ${JSON.stringify(atEnter)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
