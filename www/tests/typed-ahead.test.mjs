@@ -240,7 +240,9 @@ test('typing a count renders its field, and its draft\'s answer only the copy la
   await page.keyboard.type('15');
   const draft = await page.evaluate(() => window.__computes.at(-1).at(-1));
   await answerIn(page, draft);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // Laid out once the answer waited state::AHEAD_WAIT_MS, its rows revealed a slice a frame.
+  await page.waitForFunction(() => document.querySelector('.panels-copy.ahead'));
+  await page.waitForTimeout(200);
   const after = await counts();
   const changed = Object.fromEntries(
     Object.keys(after)

@@ -14,7 +14,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::state::{handed_over_at_once, Action, Errand, Outbox, State, HOLD_MS};
+use crate::state::{handed_over_at_once, Action, Errand, Outbox, State, AHEAD_WAIT_MS, HOLD_MS};
 use crate::ui::ahead::ViewChanges;
 use crate::ui::config::{ConfigSection, Consumers};
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
@@ -61,6 +61,10 @@ struct Courier {
     release: Option<Callback<()>>,
     /// The release of the edit held, if one is: a new hold replaces (cancels) it.
     release_timer: RefCell<Option<Timeout>>,
+    /// Dispatches `Action::LayOutAhead` (set once the store exists).
+    lay_out: Option<Callback<()>>,
+    /// The draft's answer's wait to be laid out ahead, if one waits: a newer one replaces it.
+    lay_out_timer: RefCell<Option<Timeout>>,
     /// The link and saved-work writes asked for (the effect below): a new version counts as one,
     /// so that a write waiting for the edits to pause is skipped once an edit comes, held or not
     /// (a held edit renders nothing, so the effect does not run for it; its write, in the lead
@@ -114,6 +118,14 @@ impl Courier {
         let Some(release) = self.release.clone() else { return false };
         *self.release_timer.borrow_mut() = Some(Timeout::new(HOLD_MS, move || release.emit(())));
         true
+    }
+
+    /// Has the draft's answer that just came laid out ahead [`AHEAD_WAIT_MS`] from now, unless
+    /// the draft is applied or replaced first.
+    fn lay_out_later(&self) {
+        if let Some(lay_out) = self.lay_out.clone() {
+            *self.lay_out_timer.borrow_mut() = Some(Timeout::new(AHEAD_WAIT_MS, move || lay_out.emit(())));
+        }
     }
 
     /// Marks the results region whole (every section shown) and hands over the warm-up's round
@@ -171,7 +183,15 @@ pub fn App(opened: &Opened) -> Html {
                     }
                 }
             })
-            .holding(move || courier.try_borrow().is_ok_and(|courier| courier.release_later()));
+            .holding({
+                let courier = Rc::clone(&courier);
+                move || courier.try_borrow().is_ok_and(|courier| courier.release_later())
+            })
+            .laying_out_ahead(move || {
+                if let Ok(courier) = courier.try_borrow() {
+                    courier.lay_out_later();
+                }
+            });
             State::new(first.opening.scenario.clone()).apply(Action::Banner(first.problem.clone())).with_outbox(outbox)
         }
     });
@@ -199,6 +219,10 @@ pub fn App(opened: &Opened) -> Html {
     if courier.borrow().release.is_none() {
         let dispatcher = store.dispatcher();
         courier.borrow_mut().release = Some(Callback::from(move |()| dispatcher.dispatch(Action::Release)));
+    }
+    if courier.borrow().lay_out.is_none() {
+        let dispatcher = store.dispatcher();
+        courier.borrow_mut().lay_out = Some(Callback::from(move |()| dispatcher.dispatch(Action::LayOutAhead)));
     }
     // Whether the page's editing column and the results' Configuration are in (`Results`; an
     // embed has neither), and the frame that drew them is over. The first version waits for it:
@@ -643,6 +667,9 @@ struct Copies {
     /// alone, and the copies' `inert`, whose change restyles every element under it, and the
     /// copy swapped out are seen to once the swap's frame is painted.
     settling: bool,
+    /// Whether the other copy (swapped out, or laid out with a draft no longer typed) is dropped
+    /// once this render's frame is painted: not in the task of the key that applies an edit.
+    dropping: bool,
     changes: [ViewChanges; 2],
     nodes: [NodeRef; 2],
 }
@@ -658,35 +685,41 @@ enum Other {
 impl Copies {
     /// Puts the hidden copy on screen if it shows `shown` (the draft it was rendered with was
     /// applied) and the swap shows nothing a person would miss: both copies as fresh ones, whole,
-    /// and the focus outside the one on screen. Then lays `ahead` out hidden (`None`: nothing to),
-    /// unless the copy on screen is not as a fresh one. Whether it swapped.
-    fn follow(&mut self, shown: &Rc<Computed>, ahead: Option<Rc<Computed>>) -> bool {
+    /// and the focus outside the one on screen. Then lays `ahead` out hidden (`None`: nothing new
+    /// to), unless the copy on screen is not as a fresh one; a copy laid out before stays while a
+    /// draft is typed (the next answer renders into it), and is dropped later once none is.
+    /// Whether something is left to [`settle`](Self::settle) once this render's frame is painted.
+    fn follow(&mut self, shown: &Rc<Computed>, ahead: Option<Rc<Computed>>, drafting: bool) -> bool {
         let back = 1 - self.front;
         let swap = matches!(&self.other, Some(Other::Ahead(b)) if Rc::ptr_eq(b, shown))
             && self.changes[self.front].none()
             && self.changes[back].none()
             && !browser::focus_within(&self.nodes[self.front]);
-        let retired = if swap {
+        if swap {
             self.front = back;
             self.settling = true;
-            self.front_shown.take().map(Other::Retired)
-        } else {
-            self.other.take().filter(|other| self.settling && matches!(other, Other::Retired(_)))
-        };
+            self.other = self.front_shown.take().map(Other::Retired);
+        }
         self.front_shown = Some(Rc::clone(shown));
-        let ahead = ahead.filter(|_| self.changes[self.front].none());
-        self.other = ahead.map(Other::Ahead).or(retired);
-        swap
+        match ahead.filter(|_| self.changes[self.front].none()) {
+            Some(ahead) => {
+                self.other = Some(Other::Ahead(ahead));
+                self.dropping = false;
+            }
+            None => self.dropping = self.other.is_some() && !drafting,
+        }
+        self.settling || self.dropping
     }
 
-    /// The swap's frame is painted: the copy on screen is no longer `inert`, the one swapped out
-    /// is dropped. Whether anything changed.
+    /// The frame of the render that swapped or dropped a copy is painted: the copy on screen is
+    /// no longer `inert`, the other is dropped if it was to be. Whether anything changed.
     fn settle(&mut self) -> bool {
-        let was = std::mem::take(&mut self.settling);
-        if matches!(self.other, Some(Other::Retired(_))) {
+        let changed = self.settling || self.dropping;
+        self.settling = false;
+        if std::mem::take(&mut self.dropping) {
             self.other = None;
         }
-        was
+        changed
     }
 }
 
@@ -749,13 +782,13 @@ fn Results(props: &ResultsProps) -> Html {
     // The draft's answer laid out ahead, once the region has opened (`ui::ahead`).
     let copies = use_mut_ref(Copies::default);
     let ahead = store.ahead().filter(|_| !props.embed && !opening);
-    let swapped = copies.borrow_mut().follow(&shown.0, ahead);
     let settle = use_force_update();
-    use_effect_with(swapped, {
+    let unsettled = copies.borrow_mut().follow(&shown.0, ahead, store.drafting());
+    use_effect_with(unsettled, {
         let copies = Rc::clone(&copies);
-        move |&swapped| {
-            if swapped {
-                // After the swap's frame (an idle moment, at most 50 ms on).
+        move |&unsettled| {
+            if unsettled {
+                // After this render's frame (an idle moment, at most 50 ms on).
                 browser::when_idle_within(HAND_OVER_WAIT_MS, move || {
                     if copies.borrow_mut().settle() {
                         settle.force_update();

@@ -52,8 +52,11 @@ pub enum Action {
     /// What a count field holds while the person types, not applied yet: the edit it would make
     /// (`None`: no draft, or one that is not a count). Computed ahead, never shown: the edit that
     /// applies it adopts its answer ([`Outbox::holding`]). Renders nothing, except the results
-    /// region, which lays a draft's answer out hidden ([`State::ahead`]) and drops it with it.
+    /// region when it drops the draft's answer it laid out ([`Action::LayOutAhead`]).
     Draft(Option<Edit>),
+    /// The draft's answer came [`AHEAD_WAIT_MS`] ago and the draft is still the one typed: the
+    /// results region lays it out ahead, hidden ([`State::ahead`]). Renders that region alone.
+    LayOutAhead,
 }
 
 /// An edit that was refused, and the field it came from (`None`: a button).
@@ -122,6 +125,14 @@ pub enum Errand {
 /// results only dim after 0.12 s (`www/style.css`), so a held edit looks the same on screen.
 pub const HOLD_MS: u32 = 50;
 
+/// How long a draft's answer waits before the results region lays it out ahead
+/// ([`Action::LayOutAhead`]). Laid out, it takes the page's thread for a render and a frame (at
+/// 1,000 partitions × 50 consumers, some 20–30 ms to mount the hidden copy, 10 to update it): keys
+/// that come faster than a person's (a paste then Enter, a script typing digits back to back) would
+/// find that work in their way, for an answer they then replace or apply before it is laid out. A
+/// person's next key comes 100 ms or more after the last.
+pub const AHEAD_WAIT_MS: u32 = 40;
+
 /// The edit held back from the screen, and how the page is asked to release it.
 #[derive(Clone)]
 struct Hold {
@@ -129,6 +140,9 @@ struct Hold {
     /// Has [`Action::Release`] dispatched [`HOLD_MS`] from now (replacing an earlier release);
     /// `false` when it cannot be.
     release_later: Rc<dyn Fn() -> bool>,
+    /// Has [`Action::LayOutAhead`] dispatched [`AHEAD_WAIT_MS`] from now (replacing an earlier
+    /// one); nothing when no page lays answers out ([`Outbox::laying_out_ahead`]).
+    lay_out_later: Rc<dyn Fn()>,
     /// The draft computed ahead, if one is.
     drafts: Rc<RefCell<Drafts>>,
 }
@@ -158,6 +172,8 @@ struct Ahead {
     /// The edit made with its answer painted, once the answer came: what the edit that applies
     /// the draft renders, and what the results region lays out ahead ([`State::ahead`]).
     answered: Option<Rc<State>>,
+    /// Whether the results region lays that answer out ([`Action::LayOutAhead`]).
+    laid_out: bool,
 }
 
 impl Outbox {
@@ -185,8 +201,21 @@ impl Outbox {
     /// version, whose answer is the very job's. Its answer, if in, renders with the edit in the
     /// key's own task; if on its way, the edit is held for it as any other.
     pub fn holding(self, release_later: impl Fn() -> bool + 'static) -> Outbox {
-        let hold = Hold { held: Rc::default(), release_later: Rc::new(release_later), drafts: Rc::default() };
+        let hold = Hold {
+            held: Rc::default(),
+            release_later: Rc::new(release_later),
+            lay_out_later: Rc::new(|| ()),
+            drafts: Rc::default(),
+        };
         Outbox { hold: Some(hold), ..self }
+    }
+
+    /// The outbox with each draft's answer laid out ahead by the results region once it waited
+    /// [`AHEAD_WAIT_MS`] (`later` has the page dispatch [`Action::LayOutAhead`] then); a holding
+    /// outbox only.
+    pub fn laying_out_ahead(self, later: impl Fn() + 'static) -> Outbox {
+        let hold = self.hold.map(|hold| Hold { lay_out_later: Rc::new(later), ..hold });
+        Outbox { hold, ..self }
     }
 
     /// The edit held back, if any, no longer held.
@@ -246,28 +275,42 @@ impl Outbox {
         let mut drafts = hold.drafts.borrow_mut();
         drafts.last = made.version();
         let made = Rc::new(made);
-        drafts.ahead = Some(Ahead { from: Rc::downgrade(from), edit, made: Rc::clone(&made), answered: None });
+        drafts.ahead =
+            Some(Ahead { from: Rc::downgrade(from), edit, made: Rc::clone(&made), answered: None, laid_out: false });
         drop(drafts);
         self.send(jobs, made.keep(), Errand::Draft);
     }
 
-    /// Drops the draft computed ahead, if any; whether its answer had come (the results region
-    /// laid it out, and must drop it).
+    /// Drops the draft computed ahead, if any; whether the results region laid its answer out
+    /// (and must drop it).
     fn drop_draft(&self) -> bool {
         let Some(hold) = &self.hold else { return false };
-        hold.drafts.borrow_mut().ahead.take().is_some_and(|ahead| ahead.answered.is_some())
+        hold.drafts.borrow_mut().ahead.take().is_some_and(|ahead| ahead.laid_out)
     }
 
-    /// Paints `answer` into the draft's edit if it is the draft's; `Err(answer)` if it is not.
+    /// Paints `answer` into the draft's edit if it is the draft's, and has it laid out ahead
+    /// later; `Err(answer)` if it is not.
     fn draft_answered(&self, answer: Box<Answer>) -> Result<(), Box<Answer>> {
         let Some(hold) = &self.hold else { return Err(answer) };
         match hold.drafts.borrow_mut().ahead.as_mut() {
             Some(ahead) if ahead.made.version() == answer.version && ahead.answered.is_none() => {
                 ahead.answered = Some(Rc::new(ahead.made.apply(Action::Computed(answer))));
-                Ok(())
             }
-            _ => Err(answer),
+            _ => return Err(answer),
         }
+        (hold.lay_out_later)();
+        Ok(())
+    }
+
+    /// Marks the answer of the draft made from `from` laid out; whether it was not yet (and is
+    /// in).
+    fn lay_out(&self, from: &State) -> bool {
+        let Some(hold) = &self.hold else { return false };
+        let mut drafts = hold.drafts.borrow_mut();
+        let Some(ahead) = drafts.ahead.as_mut() else { return false };
+        let due = ahead.answered.is_some() && !ahead.laid_out && std::ptr::eq(ahead.from.as_ptr(), from);
+        ahead.laid_out |= due;
+        due
     }
 
     /// The state on screen is now `to` (the same, rendered again to lay the draft's answer out):
@@ -290,13 +333,13 @@ impl Outbox {
     /// The answer of the draft made from `from`, if in.
     fn ahead(&self, from: &State) -> Option<Rc<Computed>> {
         let drafts = self.hold.as_ref()?.drafts.borrow();
-        let ahead = drafts.ahead.as_ref()?;
+        let ahead = drafts.ahead.as_ref().filter(|ahead| ahead.laid_out)?;
         let answered = ahead.answered.as_ref()?;
         std::ptr::eq(ahead.from.as_ptr(), from).then(|| Rc::clone(&answered.shown))
     }
 
     /// Whether a draft is computed ahead (the warm-up then stops: the person is editing).
-    fn drafting(&self) -> bool {
+    pub fn drafting(&self) -> bool {
         self.hold.as_ref().is_some_and(|hold| hold.drafts.borrow().ahead.is_some())
     }
 }
@@ -413,6 +456,11 @@ impl State {
     /// ([`Outbox::adopt`]), is shown by swapping it in (`app.rs`'s `Results`).
     pub fn ahead(&self) -> Option<Rc<Computed>> {
         self.outbox.ahead(self)
+    }
+
+    /// Whether a count is being typed, its draft computed ahead.
+    pub fn drafting(&self) -> bool {
+        self.outbox.drafting()
     }
 
     /// Whether the scenario on screen waits for its answer (the panels show an earlier one).
@@ -582,7 +630,7 @@ impl State {
             }
             Action::Computed(answer) => self.answered(*answer),
             // The reducer renders what was held, and computes drafts ahead ([`Reducible::reduce`]).
-            Action::Release | Action::Draft(_) => self.clone(),
+            Action::Release | Action::Draft(_) | Action::LayOutAhead => self.clone(),
         }
     }
 
@@ -702,30 +750,39 @@ impl Reducible for State {
                     self.outbox.hold_still(&held);
                     return self;
                 }
+                // A newer draft keeps the copy laid out (its answer replaces it there); none drops it.
                 let dropped = self.outbox.drop_draft();
-                let state = if dropped { Rc::new((*self).clone()) } else { self };
-                state.outbox.draft(&state, edit);
+                self.outbox.draft(&self, edit);
+                if !dropped || self.outbox.drafting() {
+                    return self;
+                }
+                let state = Rc::new((*self).clone());
+                state.outbox.draft_from(&state);
                 return state;
             }
-            // An answer no scenario waits for changes nothing: the same state, so nothing renders;
-            // but a draft's, which the results region lays out ahead.
+            // An answer no scenario waits for changes nothing: the same state, so nothing renders
+            // (a draft's is laid out later, `Action::LayOutAhead`).
             Action::Computed(answer) if current.stale(&answer) => {
-                let drafted = match self.outbox.draft_answered(answer) {
-                    Ok(()) => true,
-                    Err(answer) => {
-                        // A warm-up round's: the next round goes.
-                        if let Some(round) = warm_up_round(answer.version) {
-                            current.send_warm_up(round + 1);
-                        }
-                        false
+                if let Err(answer) = self.outbox.draft_answered(answer) {
+                    // A warm-up round's: the next round goes.
+                    if let Some(round) = warm_up_round(answer.version) {
+                        current.send_warm_up(round + 1);
                     }
-                };
+                }
                 if let Some(held) = held {
                     // Still held: its own answer is on its way.
                     self.outbox.hold_still(&held);
+                }
+                return self;
+            }
+            // The draft's answer laid out: the same state again (the store's readers see nothing
+            // new), whose `ahead` the results region renders.
+            Action::LayOutAhead => {
+                if let Some(held) = held {
+                    self.outbox.hold_still(&held);
                     return self;
                 }
-                if !drafted {
+                if !self.outbox.lay_out(&self) {
                     return self;
                 }
                 let state = Rc::new((*self).clone());
@@ -1296,11 +1353,11 @@ mod tests {
     }
 
     /// A count typed is computed ahead, as the edit that applies it would be (its version, its
-    /// job), and renders nothing; its answer renders the results region alone (the same state to
-    /// the store's readers), which lays it out ahead. The edit that applies it then renders with
-    /// that very answer at once: no request, no hold, and the same scenario, answer and settled
-    /// assignment as the edit made the ordinary way (sticky and cooperative-sticky start from the
-    /// previous assignment).
+    /// job), and renders nothing; nor does its answer, which is laid out ahead a moment later
+    /// (`LayOutAhead`: the results region alone renders, the store's readers see the same
+    /// state). The edit that applies it then renders with that very answer at once: no request,
+    /// no hold, and the same scenario, answer and settled assignment as the edit made the
+    /// ordinary way (sticky and cooperative-sticky start from the previous assignment).
     #[test]
     fn a_drafts_answer_is_adopted_by_the_edit_that_applies_it() {
         let presets = ["sticky-crash-c1", "range-imbalance", "cooperative-upgrade", "consumer-protocol-uniform"];
@@ -1315,14 +1372,18 @@ mod tests {
             assert_eq!(sent.borrow().len(), before + 1, "{id}: the draft's job");
             let (request, version) = last_request(&sent);
             assert!(version > painted.version());
-            assert!(painted.ahead().is_none(), "{id}: no answer yet");
+            let early = Rc::clone(&drafted).reduce(Action::LayOutAhead);
+            assert!(Rc::ptr_eq(&early, &painted) && early.ahead().is_none(), "{id}: no answer to lay out yet");
             let still = drafted.reduce(Action::Computed(worker_answer(&request)));
+            assert!(Rc::ptr_eq(&still, &painted), "{id}: its answer renders nothing");
+            assert!(still.ahead().is_none(), "{id}: not laid out yet");
+            let laid = still.reduce(Action::LayOutAhead);
             assert!(
-                *still == *painted && still.version() == painted.version(),
+                *laid == *painted && laid.version() == painted.version(),
                 "{id}: the store's readers see nothing new"
             );
-            let Some(ahead) = still.ahead() else { panic!("{id}: the draft's answer, laid out ahead") };
-            let applied = still.reduce(Action::Edit(edit.clone()));
+            let Some(ahead) = laid.ahead() else { panic!("{id}: the draft's answer, laid out ahead") };
+            let applied = laid.reduce(Action::Edit(edit.clone()));
             assert!(Rc::ptr_eq(&applied.shown, &ahead), "{id}: the answer laid out ahead is the one shown");
             assert_eq!(
                 (applied.version(), applied.shown_version, applied.pending()),
@@ -1396,9 +1457,10 @@ mod tests {
         }
     }
 
-    /// The answer laid out ahead is the newest draft's, of the state on screen: a newer draft,
-    /// Escape (no draft) or any other action drops it, and an answer of a draft no longer kept
-    /// lays out nothing.
+    /// The answer laid out ahead is the newest draft's, of the state on screen: a newer draft
+    /// keeps the copy laid out until its own answer is (nothing renders meanwhile), Escape (no
+    /// draft) or any other action drops it, and an answer of a draft no longer kept lays out
+    /// nothing.
     #[test]
     fn only_the_newest_drafts_answer_is_laid_out_ahead() {
         let (seven, eight) =
@@ -1406,34 +1468,34 @@ mod tests {
         let (painted, sent, _) = holding(preset("sticky-crash-c1").scenario.as_ref().clone());
         let drafted = Rc::clone(&painted).reduce(Action::Draft(Some(seven.clone())));
         let (seven_request, _) = last_request(&sent);
-        let seven_in = drafted.reduce(Action::Computed(worker_answer(&seven_request)));
+        let seven_in = drafted.reduce(Action::Computed(worker_answer(&seven_request))).reduce(Action::LayOutAhead);
         let Some(seven_ahead) = seven_in.ahead() else { panic!("seven's answer, laid out ahead") };
-        // A newer draft drops it (the region renders again) until its own answer comes.
+        assert!(Rc::ptr_eq(&Rc::clone(&seven_in).reduce(Action::LayOutAhead), &seven_in), "laid out once");
+        // A newer draft renders nothing: the copy laid out stays for its answer.
         let newer = Rc::clone(&seven_in).reduce(Action::Draft(Some(eight.clone())));
-        assert!(!Rc::ptr_eq(&newer, &seven_in) && *newer == *seven_in, "the region alone renders again");
-        assert!(newer.ahead().is_none());
+        assert!(Rc::ptr_eq(&newer, &seven_in) && newer.ahead().is_none());
         let (eight_request, _) = last_request(&sent);
-        let late = Rc::clone(&newer).reduce(Action::Computed(worker_answer(&seven_request)));
+        let late =
+            Rc::clone(&newer).reduce(Action::Computed(worker_answer(&seven_request))).reduce(Action::LayOutAhead);
         assert!(Rc::ptr_eq(&late, &newer) && late.ahead().is_none(), "seven's answer again: not the draft's");
-        let eight_in = late.reduce(Action::Computed(worker_answer(&eight_request)));
+        let eight_in = late.reduce(Action::Computed(worker_answer(&eight_request))).reduce(Action::LayOutAhead);
         let Some(eight_ahead) = eight_in.ahead() else { panic!("eight's answer, laid out ahead") };
         assert!(!Rc::ptr_eq(&eight_ahead, &seven_ahead));
-        // Escape: no draft, nothing ahead.
+        // Escape: no draft, nothing ahead, the region renders to drop it.
         let escaped = Rc::clone(&eight_in).reduce(Action::Draft(None));
-        assert!(!Rc::ptr_eq(&escaped, &eight_in) && escaped.ahead().is_none());
+        assert!(!Rc::ptr_eq(&escaped, &eight_in) && *escaped == *eight_in && escaped.ahead().is_none());
         assert!(Rc::ptr_eq(&escaped.clone().reduce(Action::Draft(None)), &escaped), "nothing to drop: nothing renders");
         // Any other action drops it too (here a view change), and applying the draft then is an
         // edit of its own.
         let again = escaped.reduce(Action::Draft(Some(eight.clone())));
         let (request, _) = last_request(&sent);
-        let again_in = again.reduce(Action::Computed(worker_answer(&request)));
+        let again_in = again.reduce(Action::Computed(worker_answer(&request))).reduce(Action::LayOutAhead);
         assert!(again_in.ahead().is_some());
         let view = scenario::View { diff: !again_in.scenario.view.diff, ..again_in.scenario.view.clone() };
         let viewed = again_in.reduce(Action::SetView(view));
-        assert!(viewed.ahead().is_none());
+        assert!(viewed.ahead().is_none() && !viewed.drafting());
         let before = sent.borrow().len();
-        let applied = viewed.reduce(Action::Edit(eight));
-        let _held = applied;
+        let _held = viewed.reduce(Action::Edit(eight));
         assert_eq!(sent.borrow().len(), before + 1, "computed again, not adopted");
     }
 
