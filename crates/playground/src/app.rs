@@ -15,7 +15,7 @@ use yew::prelude::*;
 
 use crate::browser;
 use crate::state::{handed_over_at_once, Action, Errand, Outbox, State, AHEAD_WAIT_MS, HOLD_MS};
-use crate::ui::ahead::ViewChanges;
+use crate::ui::ahead::{Copies, ViewChanges};
 use crate::ui::config::{ConfigSection, Consumers};
 use crate::ui::consumer_protocol::{ConsumerProtocolResults, ProtocolEditor};
 use crate::ui::editors::{ConsumersEditor, EventsBar, TopicsEditor};
@@ -653,76 +653,6 @@ struct ResultsProps {
 #[derive(Clone, PartialEq)]
 struct Painted(Same<Computed>, Version, bool, Option<Same<Computed>>);
 
-/// The results region's two copies of the panels (`ui::ahead`): the one on screen, and the one
-/// laid out hidden with the answer of the draft being typed, if any.
-#[derive(Default)]
-struct Copies {
-    /// Which copy is on screen (0 or 1, also its key).
-    front: usize,
-    /// The answer it was last rendered with.
-    front_shown: Option<Rc<Computed>>,
-    /// What the other copy shows, if it is rendered.
-    other: Option<Other>,
-    /// Whether the copy on screen was swapped in and is still `inert`: a swap changes opacities
-    /// alone, and the copies' `inert`, whose change restyles every element under it, and the
-    /// copy swapped out are seen to once the swap's frame is painted.
-    settling: bool,
-    /// Whether the other copy (swapped out, or laid out with a draft no longer typed) is dropped
-    /// once this render's frame is painted: not in the task of the key that applies an edit.
-    dropping: bool,
-    changes: [ViewChanges; 2],
-    nodes: [NodeRef; 2],
-}
-
-/// The copy not on screen.
-enum Other {
-    /// Laid out hidden with the draft's answer.
-    Ahead(Rc<Computed>),
-    /// The copy just swapped out, with its answer, dropped once the swap is painted.
-    Retired(Rc<Computed>),
-}
-
-impl Copies {
-    /// Puts the hidden copy on screen if it shows `shown` (the draft it was rendered with was
-    /// applied) and the swap shows nothing a person would miss: both copies as fresh ones, whole,
-    /// and the focus outside the one on screen. Then lays `ahead` out hidden (`None`: nothing new
-    /// to), unless the copy on screen is not as a fresh one; a copy laid out before stays while a
-    /// draft is typed (the next answer renders into it), and is dropped later once none is.
-    /// Whether something is left to [`settle`](Self::settle) once this render's frame is painted.
-    fn follow(&mut self, shown: &Rc<Computed>, ahead: Option<Rc<Computed>>, drafting: bool) -> bool {
-        let back = 1 - self.front;
-        let swap = matches!(&self.other, Some(Other::Ahead(b)) if Rc::ptr_eq(b, shown))
-            && self.changes[self.front].none()
-            && self.changes[back].none()
-            && !browser::focus_within(&self.nodes[self.front]);
-        if swap {
-            self.front = back;
-            self.settling = true;
-            self.other = self.front_shown.take().map(Other::Retired);
-        }
-        self.front_shown = Some(Rc::clone(shown));
-        match ahead.filter(|_| self.changes[self.front].none()) {
-            Some(ahead) => {
-                self.other = Some(Other::Ahead(ahead));
-                self.dropping = false;
-            }
-            None => self.dropping = self.other.is_some() && !drafting,
-        }
-        self.settling || self.dropping
-    }
-
-    /// The frame of the render that swapped or dropped a copy is painted: the copy on screen is
-    /// no longer `inert`, the other is dropped if it was to be. Whether anything changed.
-    fn settle(&mut self) -> bool {
-        let changed = self.settling || self.dropping;
-        self.settling = false;
-        if std::mem::take(&mut self.dropping) {
-            self.other = None;
-        }
-        changed
-    }
-}
-
 /// The results region: busy, its panels dimmed, while the scenario on screen waits for its answer
 /// (they show the last one painted meanwhile) and while its sections are still being rendered.
 /// `data-version` is the scenario's version, `data-shown` the version whose answer is painted (for
@@ -797,30 +727,23 @@ fn Results(props: &ResultsProps) -> Html {
             }
         }
     });
-    let stack = {
-        let copies = copies.borrow();
-        let copy = |key: usize, shown: &Rc<Computed>, role: Option<&'static str>, inert: bool| {
-            let strategies = strategies_shown(&scenario.view, shown);
+    let stack = copies
+        .borrow()
+        .to_render(&shown.0)
+        .map(|copy| {
+            let strategies = strategies_shown(&scenario.view, copy.shown);
+            let inert = copy.inert;
             html! {
-                <div key={key} ref={copies.nodes[key].clone()} class={classes!("panels-copy", role)}
+                <div key={copy.key} ref={copy.node} class={classes!("panels-copy", copy.role)}
                     {inert} aria-hidden={inert.then_some("true")}>
-                    <ContextProvider<ViewChanges> context={copies.changes[key].clone()}>
-                        <Panels shown={Same(Rc::clone(shown))} {strategies} {diff} explain={!props.embed}
+                    <ContextProvider<ViewChanges> context={copy.changes}>
+                        <Panels shown={Same(Rc::clone(copy.shown))} {strategies} {diff} explain={!props.embed}
                             limit={panels.saturating_sub(server_panels)} on_rows_in={on_rows_in.clone()} />
                     </ContextProvider<ViewChanges>>
                 </div>
             }
-        };
-        let front = copies.front;
-        (0..2)
-            .filter_map(|key| match &copies.other {
-                _ if key == front => Some(copy(key, &shown.0, None, copies.settling)),
-                Some(Other::Ahead(ahead)) => Some(copy(key, ahead, Some("ahead"), true)),
-                Some(Other::Retired(retired)) => Some(copy(key, retired, Some("retired"), false)),
-                None => None,
-            })
-            .collect::<Html>()
-    };
+        })
+        .collect::<Html>();
     html! {
         <div class="results" aria-busy={busy.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={crate::ui::fixed(store.compute_ms, 0)}>
             if !props.embed {

@@ -1,19 +1,25 @@
 //! The panels laid out ahead (issue 9: a typed edit painted within a frame). While a count is
-//! typed, its draft's answer comes before the key that applies it (`state::Action::Draft`). The
-//! results region renders that answer into a second copy of the panels, hidden over the first, so
-//! that its render, style, layout and paint are done while the person types; the key that applies
-//! the draft paints that very answer, and the region swaps the copies: one opacity changed, one
-//! copy dropped, nothing laid out or painted again (`www/style.css`'s `.panels-stack`).
+//! typed, its draft's answer comes before the key that applies it (`state::Action::Draft`). Once
+//! it waited `state::AHEAD_WAIT_MS` (`state::Action::LayOutAhead`), the results region renders it
+//! into a second copy of the panels, hidden under the first, so that its render, style, layout and
+//! paint are done while the person types; the key that applies the draft paints that very answer,
+//! and the region swaps the copies: two layers' opacity and stacking change, nothing is laid out or
+//! painted again (`www/style.css`'s `.panels-stack`), and the copy swapped out is dropped once that
+//! frame is painted.
 //!
 //! A swap shows the person a copy rendered afresh: only when the copy on screen looks as a fresh
 //! one does (nothing scrolled, searched, opened or explained in it) and the hidden one is whole.
 //! Each copy counts its components that look otherwise ([`ViewChanges`], [`use_view_change`]);
-//! otherwise the key renders the answer on screen as any edit does.
+//! otherwise the key renders the answer on screen as any edit does. [`Copies`] decides, render by
+//! render, which copy is on screen and what the other shows.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
+use playground::computed::Computed;
 use yew::prelude::*;
+
+use crate::browser;
 
 /// How many of one copy's components show something a copy rendered afresh from the same answer
 /// would not (a list scrolled, a search typed, a member opened, a walkthrough open) or not yet
@@ -49,4 +55,106 @@ pub fn use_view_change(changed: bool) {
             }
         }
     });
+}
+
+/// The results region's two copies of the panels: the one on screen, and the one laid out hidden
+/// with the answer of the draft being typed, if any (`app.rs`'s `Results` renders them).
+#[derive(Default)]
+pub struct Copies {
+    /// Which copy is on screen (0 or 1, also its key).
+    front: usize,
+    /// The answer it was last rendered with.
+    front_shown: Option<Rc<Computed>>,
+    /// What the other copy shows, if it is rendered.
+    other: Option<Other>,
+    /// Whether the copy on screen was swapped in and is still `inert`: a swap changes opacities
+    /// alone, and the copies' `inert`, whose change restyles every element under it, and the
+    /// copy swapped out are seen to once the swap's frame is painted.
+    settling: bool,
+    /// Whether the other copy (swapped out, or laid out with a draft no longer typed) is dropped
+    /// once this render's frame is painted: not in the task of the key that applies an edit.
+    dropping: bool,
+    changes: [ViewChanges; 2],
+    nodes: [NodeRef; 2],
+}
+
+/// The copy not on screen.
+enum Other {
+    /// Laid out hidden with the draft's answer.
+    Ahead(Rc<Computed>),
+    /// The copy just swapped out, with its answer, dropped once the swap is painted.
+    Retired(Rc<Computed>),
+}
+
+impl Copies {
+    /// Puts the hidden copy on screen if it shows `shown` (the draft it was rendered with was
+    /// applied) and the swap shows nothing a person would miss: both copies as fresh ones, whole,
+    /// and the focus outside the one on screen. Then lays `ahead` out hidden (`None`: nothing new
+    /// to), unless the copy on screen is not as a fresh one; a copy laid out before stays while a
+    /// draft is typed (the next answer renders into it), and is dropped later once none is.
+    /// Whether something is left to [`settle`](Self::settle) once this render's frame is painted.
+    pub fn follow(&mut self, shown: &Rc<Computed>, ahead: Option<Rc<Computed>>, drafting: bool) -> bool {
+        let back = 1 - self.front;
+        let swap = matches!(&self.other, Some(Other::Ahead(b)) if Rc::ptr_eq(b, shown))
+            && self.changes[self.front].none()
+            && self.changes[back].none()
+            && !browser::focus_within(&self.nodes[self.front]);
+        if swap {
+            self.front = back;
+            self.settling = true;
+            self.other = self.front_shown.take().map(Other::Retired);
+        }
+        self.front_shown = Some(Rc::clone(shown));
+        match ahead.filter(|_| self.changes[self.front].none()) {
+            Some(ahead) => {
+                self.other = Some(Other::Ahead(ahead));
+                self.dropping = false;
+            }
+            None => self.dropping = self.other.is_some() && !drafting,
+        }
+        self.settling || self.dropping
+    }
+
+    /// The frame of the render that swapped or dropped a copy is painted: the copy on screen is
+    /// no longer `inert`, the other is dropped if it was to be. Whether anything changed.
+    pub fn settle(&mut self) -> bool {
+        let changed = self.settling || self.dropping;
+        self.settling = false;
+        if std::mem::take(&mut self.dropping) {
+            self.other = None;
+        }
+        changed
+    }
+}
+
+/// One copy to render, keyed by its slot.
+pub struct Copy<'a> {
+    pub key: usize,
+    /// The answer it shows.
+    pub shown: &'a Rc<Computed>,
+    /// `ahead` (hidden, with the draft's answer), `retired` (hidden, swapped out) or none (on
+    /// screen).
+    pub role: Option<&'static str>,
+    /// `inert` and `aria-hidden`: out of reach (the copy laid out ahead, and a copy just swapped
+    /// in until its frame is painted).
+    pub inert: bool,
+    pub changes: ViewChanges,
+    pub node: NodeRef,
+}
+
+impl Copies {
+    /// The copies to render, in their slots' order (a swap moves no element), the one on screen
+    /// showing `shown`.
+    pub fn to_render<'a>(&'a self, shown: &'a Rc<Computed>) -> impl Iterator<Item = Copy<'a>> + 'a {
+        (0..2).filter_map(move |key| {
+            let (shown, role, inert) = match &self.other {
+                _ if key == self.front => (shown, None, self.settling),
+                Some(Other::Ahead(ahead)) => (ahead, Some("ahead"), true),
+                Some(Other::Retired(retired)) => (retired, Some("retired"), false),
+                None => return None,
+            };
+            let (changes, node) = (self.changes[key].clone(), self.nodes[key].clone());
+            Some(Copy { key, shown, role, inert, changes, node })
+        })
+    }
 }
