@@ -667,6 +667,9 @@ struct Painted(Same<Computed>, Version, bool, Option<Same<Computed>>);
 #[function_component]
 fn Results(props: &ResultsProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
+    // Each copy of the panels reads the source of opened members' partitions from its copy: one
+    // swapped out keeps its own, and renders nothing more (`ui::ahead::Copies`).
+    let Some(source) = use_context::<MemberSource>() else { return html! {} };
     // Rendered again for each answer, which the store's context leaves out.
     let _painted = use_context::<Painted>();
     let shown = Same(Rc::clone(&store.shown));
@@ -713,7 +716,7 @@ fn Results(props: &ResultsProps) -> Html {
     let copies = use_mut_ref(Copies::default);
     let ahead = store.ahead().filter(|_| !props.embed && !opening);
     let settle = use_force_update();
-    let unsettled = copies.borrow_mut().follow(&shown.0, ahead, store.drafting());
+    let unsettled = copies.borrow_mut().follow((&shown.0, &source), ahead, store.drafting());
     use_effect_with(unsettled, {
         let copies = Rc::clone(&copies);
         move |&unsettled| {
@@ -729,7 +732,7 @@ fn Results(props: &ResultsProps) -> Html {
     });
     let stack = copies
         .borrow()
-        .to_render(&shown.0)
+        .to_render(&shown.0, &source)
         .map(|copy| {
             let strategies = strategies_shown(&scenario.view, copy.shown);
             let inert = copy.inert;
@@ -737,8 +740,10 @@ fn Results(props: &ResultsProps) -> Html {
                 <div key={copy.key} ref={copy.node} class={classes!("panels-copy", copy.role)}
                     {inert} aria-hidden={inert.then_some("true")}>
                     <ContextProvider<ViewChanges> context={copy.changes}>
-                        <Panels shown={Same(Rc::clone(copy.shown))} {strategies} {diff} explain={!props.embed}
-                            limit={panels.saturating_sub(server_panels)} on_rows_in={on_rows_in.clone()} />
+                        <ContextProvider<MemberSource> context={copy.source}>
+                            <Panels shown={Same(Rc::clone(copy.shown))} {strategies} {diff} explain={!props.embed}
+                                limit={panels.saturating_sub(server_panels)} on_rows_in={on_rows_in.clone()} />
+                        </ContextProvider<MemberSource>>
                     </ContextProvider<ViewChanges>>
                 </div>
             }

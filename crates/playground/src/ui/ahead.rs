@@ -20,6 +20,7 @@ use playground::computed::Computed;
 use yew::prelude::*;
 
 use crate::browser;
+use crate::ui::panel::MemberSource;
 
 /// How many of one copy's components show something a copy rendered afresh from the same answer
 /// would not (a list scrolled, a search typed, a member opened, a walkthrough open) or not yet
@@ -63,8 +64,8 @@ pub fn use_view_change(changed: bool) {
 pub struct Copies {
     /// Which copy is on screen (0 or 1, also its key).
     front: usize,
-    /// The answer it was last rendered with.
-    front_shown: Option<Rc<Computed>>,
+    /// The answer it was last rendered with, and the source of its opened members' partitions.
+    front_shown: Option<(Rc<Computed>, MemberSource)>,
     /// What the other copy shows, if it is rendered.
     other: Option<Other>,
     /// Whether the copy on screen was swapped in and is still `inert`: a swap changes opacities
@@ -82,8 +83,10 @@ pub struct Copies {
 enum Other {
     /// Laid out hidden with the draft's answer.
     Ahead(Rc<Computed>),
-    /// The copy just swapped out, with its answer, dropped once the swap is painted.
-    Retired(Rc<Computed>),
+    /// The copy just swapped out, with its answer and its members' source (the page's is new with
+    /// each answer: kept, the copy renders nothing more before it is dropped, once the swap is
+    /// painted).
+    Retired(Rc<Computed>, MemberSource),
 }
 
 impl Copies {
@@ -93,7 +96,12 @@ impl Copies {
     /// to), unless the copy on screen is not as a fresh one; a copy laid out before stays while a
     /// draft is typed (the next answer renders into it), and is dropped later once none is.
     /// Whether something is left to [`settle`](Self::settle) once this render's frame is painted.
-    pub fn follow(&mut self, shown: &Rc<Computed>, ahead: Option<Rc<Computed>>, drafting: bool) -> bool {
+    pub fn follow(
+        &mut self,
+        (shown, source): (&Rc<Computed>, &MemberSource),
+        ahead: Option<Rc<Computed>>,
+        drafting: bool,
+    ) -> bool {
         let back = 1 - self.front;
         let swap = matches!(&self.other, Some(Other::Ahead(b)) if Rc::ptr_eq(b, shown))
             && self.changes[self.front].none()
@@ -102,9 +110,9 @@ impl Copies {
         if swap {
             self.front = back;
             self.settling = true;
-            self.other = self.front_shown.take().map(Other::Retired);
+            self.other = self.front_shown.take().map(|(shown, source)| Other::Retired(shown, source));
         }
-        self.front_shown = Some(Rc::clone(shown));
+        self.front_shown = Some((Rc::clone(shown), source.clone()));
         match ahead.filter(|_| self.changes[self.front].none()) {
             Some(ahead) => {
                 self.other = Some(Other::Ahead(ahead));
@@ -132,6 +140,8 @@ pub struct Copy<'a> {
     pub key: usize,
     /// The answer it shows.
     pub shown: &'a Rc<Computed>,
+    /// Where its opened members' partitions come from.
+    pub source: MemberSource,
     /// `ahead` (hidden, with the draft's answer), `retired` (hidden, swapped out) or none (on
     /// screen).
     pub role: Option<&'static str>,
@@ -144,17 +154,21 @@ pub struct Copy<'a> {
 
 impl Copies {
     /// The copies to render, in their slots' order (a swap moves no element), the one on screen
-    /// showing `shown`.
-    pub fn to_render<'a>(&'a self, shown: &'a Rc<Computed>) -> impl Iterator<Item = Copy<'a>> + 'a {
+    /// showing `shown`, it and the one ahead with the page's `source`.
+    pub fn to_render<'a>(
+        &'a self,
+        shown: &'a Rc<Computed>,
+        source: &'a MemberSource,
+    ) -> impl Iterator<Item = Copy<'a>> + 'a {
         (0..2).filter_map(move |key| {
-            let (shown, role, inert) = match &self.other {
-                _ if key == self.front => (shown, None, self.settling),
-                Some(Other::Ahead(ahead)) => (ahead, Some("ahead"), true),
-                Some(Other::Retired(retired)) => (retired, Some("retired"), false),
+            let (shown, source, role, inert) = match &self.other {
+                _ if key == self.front => (shown, source, None, self.settling),
+                Some(Other::Ahead(ahead)) => (ahead, source, Some("ahead"), true),
+                Some(Other::Retired(retired, own)) => (retired, own, Some("retired"), false),
                 None => return None,
             };
-            let (changes, node) = (self.changes[key].clone(), self.nodes[key].clone());
-            Some(Copy { key, shown, role, inert, changes, node })
+            let (changes, node, source) = (self.changes[key].clone(), self.nodes[key].clone(), source.clone());
+            Some(Copy { key, shown, source, role, inert, changes, node })
         })
     }
 }
