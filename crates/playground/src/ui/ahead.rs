@@ -136,7 +136,7 @@ impl Copies {
 }
 
 /// One copy to render, keyed by its slot.
-pub struct Copy<'a> {
+pub struct PanelsCopy<'a> {
     pub key: usize,
     /// The answer it shows.
     pub shown: &'a Rc<Computed>,
@@ -159,7 +159,7 @@ impl Copies {
         &'a self,
         shown: &'a Rc<Computed>,
         source: &'a MemberSource,
-    ) -> impl Iterator<Item = Copy<'a>> + 'a {
+    ) -> impl Iterator<Item = PanelsCopy<'a>> + 'a {
         (0..2).filter_map(move |key| {
             let (shown, source, role, inert) = match &self.other {
                 _ if key == self.front => (shown, source, None, self.settling),
@@ -168,7 +168,7 @@ impl Copies {
                 None => return None,
             };
             let (changes, node, source) = (self.changes[key].clone(), self.nodes[key].clone(), source.clone());
-            Some(Copy { key, shown, source, role, inert, changes, node })
+            Some(PanelsCopy { key, shown, source, role, inert, changes, node })
         })
     }
 }
