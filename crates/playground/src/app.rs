@@ -580,8 +580,7 @@ fn use_menu_dismissal(menu: &UseStateHandle<bool>, header: &NodeRef, toggle: &No
                     }
                     let Some(header) = open_header() else { return };
                     // The focus on an action the menu hides goes back to Menu.
-                    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
-                    let focus_inside = active.is_some_and(|active| header.contains(Some(&active)));
+                    let focus_inside = browser::focus_within(&header);
                     close.set(false);
                     if let Some(toggle) = toggle.cast::<web_sys::HtmlElement>().filter(|_| focus_inside) {
                         let _ = toggle.focus();

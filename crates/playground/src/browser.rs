@@ -689,10 +689,10 @@ pub fn fragment() -> String {
     window().and_then(|w| w.location().hash().ok()).map(|h| h.trim_start_matches('#').to_string()).unwrap_or_default()
 }
 
-/// Whether the focus is on `node` or within it (`false` when it is not rendered).
-pub fn focus_within(node: &yew::NodeRef) -> bool {
+/// Whether the focus is on `node` or within it.
+pub fn focus_within(node: &web_sys::Node) -> bool {
     let focused = window().and_then(|w| w.document()).and_then(|d| d.active_element());
-    node.get().is_some_and(|node| focused.is_some_and(|focused| node.contains(Some(&focused))))
+    focused.is_some_and(|focused| node.contains(Some(&focused)))
 }
 
 /// Whether the page was opened as an embed (`?embed`).

@@ -458,6 +458,15 @@ impl State {
         self.outbox.ahead(self)
     }
 
+    /// The state on screen as a new value equal to it: the results region, which follows the
+    /// draft laid out ahead, renders again, and the store's readers do not. The draft made from
+    /// it is made from the new value.
+    fn again(self: &Rc<Self>) -> Rc<State> {
+        let state = Rc::new((**self).clone());
+        state.outbox.draft_from(&state);
+        state
+    }
+
     /// Whether a count is being typed, its draft computed ahead.
     pub fn drafting(&self) -> bool {
         self.outbox.drafting()
@@ -756,9 +765,7 @@ impl Reducible for State {
                 if !dropped || self.outbox.drafting() {
                     return self;
                 }
-                let state = Rc::new((*self).clone());
-                state.outbox.draft_from(&state);
-                return state;
+                return self.again();
             }
             // An answer no scenario waits for changes nothing: the same state, so nothing renders
             // (a draft's is laid out later, `Action::LayOutAhead`).
@@ -785,9 +792,7 @@ impl Reducible for State {
                 if !self.outbox.lay_out(&self) {
                     return self;
                 }
-                let state = Rc::new((*self).clone());
-                state.outbox.draft_from(&state);
-                return state;
+                return self.again();
             }
             // What was held, rendered now (nothing held: `self`, nothing renders).
             Action::Release => return current,

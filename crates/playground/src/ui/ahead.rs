@@ -106,7 +106,7 @@ impl Copies {
         let swap = matches!(&self.other, Some(Other::Ahead(b)) if Rc::ptr_eq(b, shown))
             && self.changes[self.front].none()
             && self.changes[back].none()
-            && !browser::focus_within(&self.nodes[self.front]);
+            && !self.nodes[self.front].get().is_some_and(|front| browser::focus_within(&front));
         if swap {
             self.front = back;
             self.settling = true;
