@@ -197,3 +197,21 @@ test('the Clear button empties the filter and gives the focus back to the field;
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the filter finds ids beyond ASCII, case aside, as Unicode lowers their case (the final sigma too)', async () => {
+  const odysseus = 'ὈΔΥΣΣΕΎΣ';
+  const members = [...ids(0, 497), 'consumer-été', 'CONSUMER-ÉTÉ-2', odysseus].map((id) => ({ id, topics: ['t0', 't1'] }));
+  const url = link(new Group(TOPICS, members).scenarioText(), env.url);
+  const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
+  await searchBox(page).fill('ÉtÉ');
+  await statusSays(page, '2 of 500 consumers match');
+  await mountRows(page, 2);
+  assert.deepEqual(await rows(page), ['consumer-été', 'CONSUMER-ÉTÉ-2']);
+  // Lowered, the last Σ of a word is ς: what is typed in lower case finds it.
+  await searchBox(page).fill('ὀδυσσεύς');
+  await statusSays(page, '1 of 500 consumers match');
+  await mountRows(page, 1);
+  assert.deepEqual(await rows(page), [odysseus]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

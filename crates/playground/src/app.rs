@@ -342,7 +342,7 @@ pub fn App(opened: &Opened) -> Html {
                     if !(key.ctrl_key() || key.meta_key()) {
                         return;
                     }
-                    let action = match key.key().to_lowercase().as_str() {
+                    let action = match key.key().to_ascii_lowercase().as_str() {
                         "z" if key.shift_key() => Some(Action::Redo),
                         "z" => Some(Action::Undo),
                         "y" => Some(Action::Redo),
@@ -666,8 +666,8 @@ struct Painted(Same<Computed>, Version, bool, Option<Same<Computed>>);
 #[function_component]
 fn Results(props: &ResultsProps) -> Html {
     let Some(store) = use_context::<Store>() else { return html! {} };
-    // Each copy of the panels reads the source of opened members' partitions from its copy: one
-    // swapped out keeps its own, and renders nothing more (`ui::ahead::Copies`).
+    // The page's source of opened members' partitions, handed to each copy of the panels but the
+    // one swapped out, which keeps its own and renders nothing more (`ui::ahead::Copies`).
     let Some(source) = use_context::<MemberSource>() else { return html! {} };
     // Rendered again for each answer, which the store's context leaves out.
     let _painted = use_context::<Painted>();
@@ -729,32 +729,27 @@ fn Results(props: &ResultsProps) -> Html {
             }
         }
     });
-    let stack = copies
-        .borrow()
-        .to_render(&shown.0, &source)
-        .map(|copy| {
-            let strategies = strategies_shown(&scenario.view, copy.shown);
-            let inert = copy.inert;
-            html! {
-                <div key={copy.key} ref={copy.node} class={classes!("panels-copy", copy.role)}
-                    {inert} aria-hidden={inert.then_some("true")}>
-                    <ContextProvider<ViewChanges> context={copy.changes}>
-                        <ContextProvider<MemberSource> context={copy.source}>
-                            <Panels shown={Same(Rc::clone(copy.shown))} {strategies} {diff} explain={!props.embed}
-                                limit={panels.saturating_sub(server_panels)} on_rows_in={on_rows_in.clone()} />
-                        </ContextProvider<MemberSource>>
-                    </ContextProvider<ViewChanges>>
-                </div>
-            }
+    let copies = copies.borrow();
+    let copy = |key| {
+        let copy = copies.slot(key, &shown.0, &source)?;
+        let strategies = strategies_shown(&scenario.view, copy.shown);
+        let inert = copy.inert;
+        Some(html! {
+            <div key={copy.key} ref={copy.node} class={classes!("panels-copy", copy.role)}
+                {inert} aria-hidden={inert.then_some("true")}>
+                <Panels shown={Same(Rc::clone(copy.shown))} {strategies} {diff} explain={!props.embed}
+                    limit={panels.saturating_sub(server_panels)} on_rows_in={on_rows_in.clone()}
+                    source={copy.source} changes={copy.changes} />
+            </div>
         })
-        .collect::<Html>();
+    };
     html! {
         <div class="results" aria-busy={busy.to_string()} data-version={store.version().to_string()} data-shown={store.shown_version.to_string()} data-compute-ms={crate::ui::fixed(store.compute_ms, 0)}>
             if !props.embed {
                 <GroupSummary shown={shown.clone()} />
             }
             <Fields><ConsumerProtocolResults shown={shown.clone()} {diff} explain={!props.embed} limit={panels} on_rows_in={on_rows_in.clone()} /></Fields>
-            <div class="panels-stack">{ stack }</div>
+            <div class="panels-stack">{ copy(0) }{ copy(1) }</div>
             if revealed > 0 && !props.embed {
                 <Fields><ConfigSection consumers={Consumers(Rc::clone(scenario))} /></Fields>
             }
@@ -881,11 +876,14 @@ struct PanelsProps {
     limit: usize,
     /// Told when a panel's first rows are all in.
     on_rows_in: Callback<()>,
+    /// Where opened members' partitions come from: the page's, or the one a copy swapped out kept.
+    source: MemberSource,
+    /// The copy of the panels these are (`ui::ahead`).
+    changes: ViewChanges,
 }
 
 #[function_component]
 fn Panels(props: &PanelsProps) -> Html {
-    let Some(details) = use_context::<MemberSource>() else { return html! {} };
     let shown = &props.shown.0;
     let chosen = shown.choice.as_ref().and_then(|c| c.strategy.clone());
     html! {
@@ -894,7 +892,7 @@ fn Panels(props: &PanelsProps) -> Html {
                 let digest = shown.panels.iter().find(|d| d.panel == scenario::StrategyId::Classic(strategy))?;
                 Some(html! {
                     <Fields key={strategy.name()}>
-                        <StrategyPanel digest={Rc::clone(digest)} details={details.clone()}
+                        <StrategyPanel digest={Rc::clone(digest)} details={props.source.clone()} changes={props.changes.clone()}
                             show_diff={props.diff} explain={props.explain} chosen={chosen.as_deref() == Some(strategy.name())}
                             on_rows_in={props.on_rows_in.clone()} />
                     </Fields>

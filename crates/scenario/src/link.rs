@@ -172,7 +172,7 @@ fn inflate(deflated: &[u8]) -> Result<Vec<u8>, LinkError> {
             }
             // The stream goes on past the limit: a valid stream, too large to open.
             TINFLStatus::HasMoreOutput => return Err(LinkError::TooLarge),
-            status => return Err(LinkError::Damaged(format!("{status:?}").to_lowercase())),
+            status => return Err(LinkError::Damaged(format!("{status:?}").to_ascii_lowercase())),
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::ui::panel::MemberSource;
 
 /// How many of one copy's components show something a copy rendered afresh from the same answer
 /// would not (a list scrolled, a search typed, a member opened, a walkthrough open) or not yet
-/// (rows still to come). Shared through a context around each copy; compared by identity.
+/// (rows still to come). Handed down the copy's panels as a prop; compared by identity.
 #[derive(Clone, Default)]
 pub struct ViewChanges(Rc<Cell<usize>>);
 
@@ -41,21 +41,34 @@ impl ViewChanges {
     }
 }
 
-/// Counts this component in its copy's [`ViewChanges`] while `changed` (as of its last render).
+/// Counts this component in its copy's [`ViewChanges`] (`None`: not in a copy) while `changed`, as
+/// of its last render, until it is unmounted.
 #[hook]
-pub fn use_view_change(changed: bool) {
-    let changes = use_context::<ViewChanges>();
-    use_effect_with(changed, move |&changed| {
-        let counted = changes.filter(|_| changed);
-        if let Some(changes) = &counted {
-            changes.0.set(changes.0.get() + 1);
+pub fn use_view_change(changes: Option<&ViewChanges>, changed: bool) {
+    let counted = use_mut_ref(|| Counted { changes: changes.cloned(), on: false });
+    counted.borrow_mut().set(changed);
+}
+
+/// One component's part of its copy's [`ViewChanges`].
+struct Counted {
+    changes: Option<ViewChanges>,
+    on: bool,
+}
+
+impl Counted {
+    fn set(&mut self, on: bool) {
+        if let Some(changes) = self.changes.as_ref().filter(|_| on != self.on) {
+            let count = changes.0.get();
+            changes.0.set(if on { count + 1 } else { count - 1 });
         }
-        move || {
-            if let Some(changes) = counted {
-                changes.0.set(changes.0.get().saturating_sub(1));
-            }
-        }
-    });
+        self.on = on;
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.set(false);
+    }
 }
 
 /// The results region's two copies of the panels: the one on screen, and the one laid out hidden
@@ -153,22 +166,17 @@ pub struct PanelsCopy<'a> {
 }
 
 impl Copies {
-    /// The copies to render, in their slots' order (a swap moves no element), the one on screen
-    /// showing `shown`, it and the one ahead with the page's `source`.
-    pub fn to_render<'a>(
-        &'a self,
-        shown: &'a Rc<Computed>,
-        source: &'a MemberSource,
-    ) -> impl Iterator<Item = PanelsCopy<'a>> + 'a {
-        (0..2).filter_map(move |key| {
-            let (shown, source, role, inert) = match &self.other {
-                _ if key == self.front => (shown, source, None, self.settling),
-                Some(Other::Ahead(ahead)) => (ahead, source, Some("ahead"), true),
-                Some(Other::Retired(retired, own)) => (retired, own, Some("retired"), false),
-                None => return None,
-            };
-            let (changes, node, source) = (self.changes[key].clone(), self.nodes[key].clone(), source.clone());
-            Some(PanelsCopy { key, shown, source, role, inert, changes, node })
-        })
+    /// The copy in slot `key` (0 or 1, kept in the slots' order so that a swap moves no element),
+    /// if it is rendered: the one on screen showing `shown`, it and the one ahead with the page's
+    /// `source`.
+    pub fn slot<'a>(&'a self, key: usize, shown: &'a Rc<Computed>, source: &'a MemberSource) -> Option<PanelsCopy<'a>> {
+        let (shown, source, role, inert) = match &self.other {
+            _ if key == self.front => (shown, source, None, self.settling),
+            Some(Other::Ahead(ahead)) => (ahead, source, Some("ahead"), true),
+            Some(Other::Retired(retired, own)) => (retired, own, Some("retired"), false),
+            None => return None,
+        };
+        let (changes, node, source) = (self.changes[key].clone(), self.nodes[key].clone(), source.clone());
+        Some(PanelsCopy { key, shown, source, role, inert, changes, node })
     }
 }

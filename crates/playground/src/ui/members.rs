@@ -10,7 +10,7 @@ use scenario::digest::{Chip, ChipKind, GroupSummary, MemberDetail, MemberDigest,
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use crate::ui::ahead::use_view_change;
+use crate::ui::ahead::{use_view_change, ViewChanges};
 use crate::ui::fields::SearchField;
 use crate::ui::find::{found, Needle};
 use crate::ui::panel::{MemberSource, Unanswered};
@@ -135,6 +135,8 @@ pub struct BigGroupProps {
     /// How many of the rows in view are rendered yet (the panel reveals them a slice per frame when it
     /// first renders).
     pub rows: usize,
+    /// The copy of the panels it is in (`ui::ahead`), if any.
+    pub changes: Option<ViewChanges>,
 }
 
 /// A big group's members: the load chart, a search box and the rows in view; a member opened shows
@@ -146,7 +148,7 @@ pub fn BigGroup(props: &BigGroupProps) -> Html {
     let first_row = use_state_eq(|| 0usize);
     // Scrolled at all (the first row may still be in view).
     let scrolled = use_state_eq(|| false);
-    use_view_change(!query.is_empty() || opened.is_some() || *scrolled);
+    use_view_change(props.changes.as_ref(), !query.is_empty() || opened.is_some() || *scrolled);
     let scroller = use_node_ref();
     let needle = Needle::new(&query);
     let matches = use_memo((Rc::clone(&props.digest), needle.clone()), |(digest, needle)| {

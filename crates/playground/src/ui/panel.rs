@@ -26,7 +26,7 @@ use scenario::digest::{MemberDetail, MemberRequest, OutcomeDigest, PanelDigest};
 use scenario::StrategyId;
 use yew::prelude::*;
 
-use crate::ui::ahead::use_view_change;
+use crate::ui::ahead::{use_view_change, ViewChanges};
 use crate::ui::explain::Explain;
 use crate::ui::lanes::Lanes;
 use crate::ui::members::{BigGroup, MemberRow, RowStyle, ROWS_IN_VIEW};
@@ -55,6 +55,9 @@ pub struct PanelProps {
     /// the next panel in the frame after.
     #[prop_or_default]
     pub on_rows_in: Option<Callback<()>>,
+    /// The copy of the panels it is in (`ui::ahead`), if any.
+    #[prop_or_default]
+    pub changes: Option<ViewChanges>,
 }
 
 /// Where a big group's opened member gets its partitions: the page asks with a [`MemberRequest`]
@@ -121,7 +124,7 @@ pub fn StrategyPanel(props: &PanelProps) -> Html {
         Err(_) => 0,
     };
     let rows = use_reveal(row_count, FIRST_ROWS, ROW_SLICE, Growth::Whole);
-    use_view_change(*explaining || rows < row_count);
+    use_view_change(props.changes.as_ref(), *explaining || rows < row_count);
     use_effect_with((rows >= row_count, props.on_rows_in.clone()), |(all, on_rows_in)| {
         if let (true, Some(on_rows_in)) = (all, on_rows_in) {
             on_rows_in.emit(());
@@ -208,7 +211,7 @@ fn outcome_view(outcome: &OutcomeDigest, props: &PanelProps, rows: usize) -> Htm
             </ol>
         }
     } else {
-        html! { <BigGroup digest={Rc::clone(&props.digest)} {style} details={props.details.clone()} {rows} /> }
+        html! { <BigGroup digest={Rc::clone(&props.digest)} {style} details={props.details.clone()} {rows} changes={props.changes.clone()} /> }
     };
     html! {
         <>
