@@ -32,6 +32,18 @@ mod flush_wakers {
     }
 }
 
+// Patched (kafka-assignor-playground, vendor/README.md): whether the scheduler may yield to the
+// browser between renders (a tree rendered in several tasks), for a render no one sees.
+static YIELD_WITHIN_RENDERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Patched (kafka-assignor-playground, vendor/README.md): lets the scheduler yield to the browser
+/// once it ran for 16 ms even while renders are pending, so that a render no one sees (an app
+/// rendered into an element off the page) is split into several tasks; off (the default), it
+/// yields only where the DOM is consistent.
+pub fn yield_within_renders(on: bool) {
+    YIELD_WITHIN_RENDERS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Alias for `Rc<RefCell<T>>`
 pub type Shared<T> = Rc<RefCell<T>>;
 
@@ -292,7 +304,8 @@ mod arch {
             if js_sys::Date::now() >= deadline {
                 // Only yield when no DOM-mutating work is pending, so event
                 // handlers that fire during the yield see a consistent DOM.
-                let can_yield = super::with(|s| s.can_yield());
+                let can_yield = super::YIELD_WITHIN_RENDERS.load(Ordering::Relaxed)
+                    || super::with(|s| s.can_yield());
                 if can_yield {
                     let cb = Closure::once_into_js(move || run_scheduler(queue));
                     set_timeout(cb.unchecked_ref(), 0);
