@@ -91,9 +91,9 @@ fn rehearse() -> Rehearsal {
         opened.opening.scenario = rehearsed_group();
         opened.problem = None;
         let opened = app::Opened { worker: None, opened: Some(Rc::new(Ok(opened))) };
-        // Off the page, its renders may come in several tasks: each of its frames ran its first
-        // compiles in one task of 25–36 ms of the page thread's CPU at 100,000 partitions, 50–85 ms
-        // on the clock beside the browser's start (issue 9: no task over 50 ms).
+        // Off the page, its renders may come in several tasks: its first render (some 700 first
+        // compiles, 24–36 ms of the page thread's CPU) took 50–85 ms of wall clock in one task
+        // beside the browser's start, as did some of its frames (issue 9: no task over 50 ms).
         yew::scheduler::yield_within_renders(true);
         *later.borrow_mut() =
             Rehearsed::Running(yew::Renderer::<app::App>::with_root_and_props(off_page, opened).render());
