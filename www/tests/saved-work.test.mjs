@@ -14,6 +14,7 @@ import {
   field,
   fieldAlert,
   panels,
+  resultsShown,
   savedScenario,
   useBrowser,
   waitForPanels,
@@ -265,7 +266,7 @@ test('a link with an oversized title, an oversized file and over-long texts are 
   const page = await context.newPage();
   const errors = collectErrors(page);
   await page.goto(env.url);
-  await page.waitForSelector('section[data-strategy]');
+  await resultsShown(page);
   const before = await panels(page);
   for (const [label, text, alert] of [
     ['Name of topic 1', 'T'.repeat(250), 'at most 249 characters here'],

@@ -71,12 +71,13 @@ test('a reload keeps the work; malformed, truncated and future links leave it al
   const saved = await edit(page);
   const before = await everything(page);
   const good = page.url().slice(env.url.length);
+  // Read once every panel is in (they come one per frame).
   await page.reload();
-  await page.waitForSelector('section[data-strategy]');
+  await resultsShown(page);
   assert.deepEqual(await everything(page), before, 'after a reload');
   // Without a fragment the page opens on the saved work (localStorage), not on the first preset.
   await page.goto(env.url);
-  await page.waitForSelector('section[data-strategy]');
+  await resultsShown(page);
   assert.deepEqual(await everything(page), before, 'without a fragment');
   assert.equal(await banner(page), null);
 
@@ -100,7 +101,7 @@ test('a reload keeps the work; malformed, truncated and future links leave it al
   // shows the saved work without a banner.
   await page.waitForFunction(() => location.hash !== '#hello');
   await page.reload();
-  await page.waitForSelector('section[data-strategy]');
+  await resultsShown(page);
   assert.equal(await banner(page), null, 'banner after reload');
   assert.deepEqual(await everything(page), before, 'after reload');
   assert.equal(await savedScenario(page), saved);
