@@ -46,6 +46,26 @@ const ALL_DIALOGS = [
   ['Recent (0)', 'Recent scenarios'],
 ];
 
+test("at 390 px a topic's racks field is wide enough for its whole hint (a 12 x 10 group)", async () => {
+  const url = link(TWELVE_BY_TEN, env.url);
+  const { page, errors } = await openPlayground(env, url.slice(url.indexOf('#')));
+  await page.setViewportSize({ width: 390, height: 844 });
+  const racks = page.getByRole('textbox', { name: 'Racks of orders-0', exact: true });
+  await racks.scrollIntoViewIfNeeded();
+  // The hint's width in the field's own font against the room inside the field's padding.
+  const [hint, room, text] = await racks.evaluate((input) => {
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = style.font;
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return [context.measureText(input.placeholder).width, input.clientWidth - padding, input.placeholder];
+  });
+  assert.ok(text.length > 0, 'the racks field has a hint');
+  assert.ok(hint <= room, `the hint "${text}" (${hint.toFixed(0)} px) fits the field (${room.toFixed(0)} px)`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('at 390 to 1600 px every dialog opens below its button, closes with Escape or its close button, and gives the focus back', async () => {
   const { page, errors } = await openPlayground(env);
   const problems = [];
