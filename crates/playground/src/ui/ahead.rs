@@ -42,7 +42,8 @@ impl ViewChanges {
 }
 
 /// Counts this component in its copy's [`ViewChanges`] (`None`: not in a copy) while `changed`, as
-/// of its last render, until it is unmounted.
+/// of its last render, until it is unmounted. The copy is the one it first rendered in: the copies
+/// are keyed by slot, so a component never moves from one to the other.
 #[hook]
 pub fn use_view_change(changes: Option<&ViewChanges>, changed: bool) {
     let counted = use_mut_ref(|| Counted { changes: changes.cloned(), on: false });
@@ -59,7 +60,7 @@ impl Counted {
     fn set(&mut self, on: bool) {
         if let Some(changes) = self.changes.as_ref().filter(|_| on != self.on) {
             let count = changes.0.get();
-            changes.0.set(if on { count + 1 } else { count - 1 });
+            changes.0.set(if on { count.saturating_add(1) } else { count.saturating_sub(1) });
         }
         self.on = on;
     }
