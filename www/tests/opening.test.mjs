@@ -25,8 +25,8 @@ function mixedGroup(partitions, consumers) {
 
 /** In the page: the faces of its text in the results region, in the sample and elsewhere. */
 function facesOnThePage() {
-  const face = (element) => {
-    const style = getComputedStyle(element);
+  const face = (element, pseudo = null) => {
+    const style = getComputedStyle(element, pseudo);
     return [style.fontFamily, style.fontSize, style.fontWeight, style.fontStyle].join(' | ');
   };
   const faces = { results: new Set(), sample: new Set(), elsewhere: new Set() };
@@ -36,6 +36,13 @@ function facesOnThePage() {
     if (!text.textContent.trim() || element.closest('[hidden], option, script')) continue;
     const where = element.closest('.type-faces') ? 'sample' : element.closest('.results') ? 'results' : 'elsewhere';
     faces[where].add(face(element));
+  }
+  // A field's value or hint, and a file input's button, are text in faces of their own, not text nodes.
+  for (const field of document.body.querySelectorAll('input:not([type=checkbox]):not([type=radio]), select, textarea')) {
+    if (field.closest('[hidden]')) continue;
+    const where = field.closest('.type-faces') ? 'sample' : field.closest('.results') ? 'results' : 'elsewhere';
+    faces[where].add(face(field));
+    if (field.type === 'file') faces[where].add(face(field, '::file-selector-button'));
   }
   return Object.fromEntries(Object.entries(faces).map(([where, set]) => [where, [...set].sort()]));
 }
