@@ -47,7 +47,7 @@ function processes() {
     const type = /--type=([a-z-]+)/.exec(cmdline)?.[1];
     const chromium = /chrom/i.test(cmdline.split('\0')[0]);
     const role = Number(pid) === process.pid ? 'node (this script, Playwright, the test server)'
-      : chromium ? `chromium ${type ?? 'browser'}` : /node/.test(cmdline.split('\0')[0]) ? 'node (others)' : 'rest of the machine';
+      : chromium ? `chromium ${type ?? 'browser'}${/--top-chrome-webui/.test(cmdline) ? ' (the browser\'s own UI)' : ''}` : /node/.test(cmdline.split('\0')[0]) ? 'node (others)' : 'rest of the machine';
     all.set(pid, { role, ticks });
   }
   return all;
