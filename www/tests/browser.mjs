@@ -29,10 +29,10 @@ const PLAYWRIGHTS_DISABLED_FEATURES = [
 /**
  * Chromium's own work that is no part of the page's, turned off. Chromium 156 loads its address
  * bar's suggestion popup (two chrome://omnibox-popup.top-chrome pages) in a renderer of its own for
- * every new profile, and each `browser.newPage()` is one: 300–450 ms of CPU in the first second of
+ * every new profile, and each `browser.newPage()` is one: 350–660 ms of CPU in the first second of
  * every page the tests and the perf scripts open, on the same two cores. A person's browser does it
- * once, when it starts. With it, a 100,000-partition opening had a task over 50 ms in 20–50 % of
- * openings and loaded in 1.2 s; without it, in none of 40, loaded in 1.0 s (stop 30).
+ * once, when it starts. With it, 7 of 20 openings at 100,000 × 500 had a task over 50 ms (load
+ * median 1.31 s); without it, 2 of 20 (1.04 s; README, "Stop 30").
  */
 const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
