@@ -98,9 +98,15 @@ export async function start({ headers } = {}) {
  * must follow it, or ours would silently turn its list off.
  */
 function checkDisabledFeatures() {
-  const children = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
-    readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
-  );
+  let children;
+  try {
+    children = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
+    );
+  } catch {
+    console.warn('browser.mjs: no /proc/PID/task/TID/children here: Chromium\'s --disable-features not checked');
+    return;
+  }
   for (const child of children) {
     let args;
     try {
@@ -116,7 +122,7 @@ function checkDisabledFeatures() {
     }
     return;
   }
-  throw new Error('browser.mjs: the browser process launched was not found among this process\'s children');
+  console.warn('browser.mjs: the browser launched is not among this process\'s children: its --disable-features not checked');
 }
 
 /** Collects a page's uncaught exceptions and console errors (of every frame) into an array. */
