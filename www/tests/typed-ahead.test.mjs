@@ -34,6 +34,16 @@ const results = (page) =>
   page.$eval('.results', (r) => ({ version: r.dataset.version, shown: r.dataset.shown, busy: r.getAttribute('aria-busy') }));
 
 /**
+ * Waits until the results region shows, painted, a version above `v`: an edit whose answer is not
+ * in yet is held back from the screen (`state::Outbox::holding`), so the version on screen just
+ * after it can still be the one before, shown and not busy.
+ */
+async function shownAbove(page, v) {
+  await page.waitForFunction((v) => BigInt(document.querySelector('.results').dataset.version) > BigInt(v), String(v), { timeout: 30_000 });
+  await resultsShown(page);
+}
+
+/**
  * Waits until the page holds version `v`'s answer: every compute worker has answered its share
  * (`work::Gather`; the lead's alone is not the answer yet).
  */
@@ -102,7 +112,7 @@ test('a draft dropped with Escape leaves nothing behind; the same count typed ag
   await page.keyboard.press('Control+A');
   await page.keyboard.type('5');
   await page.keyboard.press('Enter');
-  await resultsShown(page);
+  await shownAbove(page, draft);
   const after = await results(page);
   assert.ok(BigInt(after.version) > BigInt(draft), `a version above the dropped draft's (${draft}): ${after.version}`);
   group.topics.t2 = 5;
@@ -124,7 +134,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   await page.evaluate(() => document.querySelector('button[aria-label="Partitions of t1 plus one"]').click());
   // t0's draft dropped at once, before its field applies it on a pause (fields::SETTLE_MS).
   await page.keyboard.press('Escape');
-  await resultsShown(page);
+  await shownAbove(page, draft);
   const stepped = await results(page);
   assert.ok(BigInt(stepped.version) > BigInt(draft), `t1's edit has a version of its own: ${stepped.version} after ${draft}`);
   group.topics.t1 = 13;
@@ -140,7 +150,7 @@ test('a draft followed by a different edit, or by a newer draft, is never painte
   await page.keyboard.press('Backspace');
   await page.keyboard.type('4');
   await page.keyboard.press('Enter');
-  await resultsShown(page);
+  await shownAbove(page, older);
   assert.ok(BigInt((await results(page)).version) > BigInt(older));
   group.topics.t0 = 4;
   shown = group.expected(shown);
