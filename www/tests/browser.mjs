@@ -174,6 +174,16 @@ export function resultsShown(page, timeout = 30_000) {
   );
 }
 
+/**
+ * Waits until the results region shows, painted, a version above `version`: a small group's edit
+ * whose answer is not in yet is held back from the screen (`state::Outbox::holding`), so just after
+ * an edit the region can still show the version before it, painted and not busy.
+ */
+export async function shownAbove(page, version, timeout = 30_000) {
+  await page.waitForFunction((v) => BigInt(document.querySelector('[data-version]').dataset.version) > BigInt(v), String(version), { timeout });
+  await resultsShown(page, timeout);
+}
+
 /** A debug build's render counts, per component (the document's `data-renders-*`; none in a release build). */
 export const renderCounts = (page) =>
   page.evaluate(() => Object.fromEntries(Object.entries(document.documentElement.dataset).filter(([k]) => k.startsWith('renders'))));

@@ -7,7 +7,7 @@
 // over 50 ms where it renders, and none near a freeze until its answer is painted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, resultsShown, useBrowser } from './browser.mjs';
+import { collectErrors, resultsShown, shownAbove, useBrowser } from './browser.mjs';
 import { chipsOf, kap, link, show } from './kap.mjs';
 
 const env = useBrowser();
@@ -121,8 +121,7 @@ async function grow(page, topic) {
     document.querySelector(`button[aria-label="Partitions of ${topic} plus one"]`).click();
     return at;
   }, topic);
-  await page.waitForFunction((v) => Number(document.querySelector('[data-version]').dataset.version) > v, before);
-  await resultsShown(page, 120_000);
+  await shownAbove(page, before, 120_000);
   // Two more frames, so that the paint of the answer is over and its long task reported.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page.evaluate(

@@ -6,7 +6,7 @@
 // group's edit renders nothing until its answer comes (state::HOLD_MS at most), then both at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, panels, renderCounts, resultsShown, typedCount, useBrowser, waitForPanels } from './browser.mjs';
+import { openPlayground, panels, renderCounts, resultsShown, shownAbove, typedCount, useBrowser, waitForPanels } from './browser.mjs';
 import { Group } from './group.mjs';
 import { link } from './kap.mjs';
 import { openStartingGroup, recordMessages } from './messages.mjs';
@@ -333,8 +333,7 @@ test("a big group's panels keep their height from answer to answer: an answer mo
     const n = Math.floor(k / 2) % 2 ? 100 : 99;
     const before = await page.$eval('.results', (r) => Number(r.dataset.version));
     await page.evaluate(typedCount(topic, n));
-    await page.waitForFunction((v) => Number(document.querySelector('.results').dataset.version) > v, before);
-    await resultsShown(page);
+    await shownAbove(page, before);
     seen.push({ edit: `${topic} ${n}`, ...(await boxes()) });
   }
   for (const s of seen) {

@@ -30,19 +30,18 @@ function facesOnThePage() {
     return [style.fontFamily, style.fontSize, style.fontWeight, style.fontStyle].join(' | ');
   };
   const faces = { results: new Set(), sample: new Set(), elsewhere: new Set() };
+  const placeOf = (element) => (element.closest('.type-faces') ? 'sample' : element.closest('.results') ? 'results' : 'elsewhere');
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let text = walker.nextNode(); text; text = walker.nextNode()) {
     const element = text.parentElement;
     if (!text.textContent.trim() || element.closest('[hidden], option, script')) continue;
-    const where = element.closest('.type-faces') ? 'sample' : element.closest('.results') ? 'results' : 'elsewhere';
-    faces[where].add(face(element));
+    faces[placeOf(element)].add(face(element));
   }
   // A field's value or hint, and a file input's button, are text in faces of their own, not text nodes.
   for (const field of document.body.querySelectorAll('input:not([type=checkbox]):not([type=radio]), select, textarea')) {
     if (field.closest('[hidden]')) continue;
-    const where = field.closest('.type-faces') ? 'sample' : field.closest('.results') ? 'results' : 'elsewhere';
-    faces[where].add(face(field));
-    if (field.type === 'file') faces[where].add(face(field, '::file-selector-button'));
+    faces[placeOf(field)].add(face(field));
+    if (field.type === 'file') faces[placeOf(field)].add(face(field, '::file-selector-button'));
   }
   return Object.fromEntries(Object.entries(faces).map(([where, set]) => [where, [...set].sort()]));
 }

@@ -6,7 +6,7 @@
 // another edit, leaves nothing behind: its answer is never painted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panels, renderCounts, resultsShown, useBrowser, waitForPanels } from './browser.mjs';
+import { panels, renderCounts, resultsShown, shownAbove, useBrowser, waitForPanels } from './browser.mjs';
 import { openStartingGroup, recordMessages } from './messages.mjs';
 
 const env = useBrowser();
@@ -32,16 +32,6 @@ const focusCount = (page, topic) =>
 /** The results region's version on screen, the version its answer is of, and whether it is busy. */
 const results = (page) =>
   page.$eval('.results', (r) => ({ version: r.dataset.version, shown: r.dataset.shown, busy: r.getAttribute('aria-busy') }));
-
-/**
- * Waits until the results region shows, painted, a version above `v`: an edit whose answer is not
- * in yet is held back from the screen (`state::Outbox::holding`), so the version on screen just
- * after it can still be the one before, shown and not busy.
- */
-async function shownAbove(page, v) {
-  await page.waitForFunction((v) => BigInt(document.querySelector('.results').dataset.version) > BigInt(v), String(v), { timeout: 30_000 });
-  await resultsShown(page);
-}
 
 /**
  * Waits until the page holds version `v`'s answer: every compute worker has answered its share
