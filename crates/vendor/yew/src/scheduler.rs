@@ -259,7 +259,7 @@ pub(crate) fn start_now() {
     not(feature = "not_browser_env")
 ))]
 mod arch {
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
     use wasm_bindgen::prelude::*;
 
@@ -284,6 +284,11 @@ mod arch {
 
     const YIELD_DEADLINE_MS: f64 = 16.0;
 
+    // Patched (kafka-assignor-playground, vendor/README.md): the timeout that goes on with a run
+    // that yielded to the browser, if one waits (0: none), and the last such timeout's number.
+    static YIELDED: AtomicU32 = AtomicU32::new(0);
+    static YIELDS: AtomicU32 = AtomicU32::new(0);
+
     #[wasm_bindgen]
     extern "C" {
         #[wasm_bindgen(js_name = setTimeout)]
@@ -307,7 +312,14 @@ mod arch {
                 let can_yield = super::YIELD_WITHIN_RENDERS.load(Ordering::Relaxed)
                     || super::with(|s| s.can_yield());
                 if can_yield {
-                    let cb = Closure::once_into_js(move || run_scheduler(queue));
+                    // Patched: goes on in this timeout, unless `start` took the run up first.
+                    let timeout = YIELDS.fetch_add(1, Ordering::Relaxed).wrapping_add(1).max(1);
+                    YIELDED.store(timeout, Ordering::Relaxed);
+                    let cb = Closure::once_into_js(move || {
+                        if YIELDED.compare_exchange(timeout, 0, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+                            run_scheduler(queue);
+                        }
+                    });
                     set_timeout(cb.unchecked_ref(), 0);
                     return;
                 }
@@ -324,7 +336,12 @@ mod arch {
     /// Once running, we yield to the browser every ~16ms, but only at points
     /// where the DOM is in a consistent state (no pending renders/destroys).
     pub(crate) fn start() {
-        if check_scheduled() {
+        // Patched (kafka-assignor-playground, vendor/README.md): a run that yielded to the
+        // browser goes on at the end of this task's microtasks, not in its timeout, which the
+        // browser may run after its next frame: an event's render (a key's edit) is then in the
+        // event's own task.
+        let yielded = YIELDED.swap(0, Ordering::Relaxed) != 0;
+        if check_scheduled() && !yielded {
             return;
         }
         set_scheduled(true);
