@@ -435,7 +435,7 @@ fn TopicRow(props: &TopicRowProps) -> Html {
             <td class="replicas">
                 <TextField label={format!("Replication factor of {}", topic.name)} compact=true kind="number" value={if factor == 0 { String::new() } else { factor.to_string() }} placeholder="–"
                     field={Field::ReplicationFactor(i)} error={error(Field::ReplicationFactor(i))} on_input={set_factor} on_draft={draft_factor} on_refuse={refuse.clone()} />
-                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="e.g. a,b,- (- = no rack)"
+                <TextField label={format!("Racks of {}", topic.name)} compact=true value={racks} placeholder="a,b,- (- = none)"
                     field={Field::ReplicaRacks(i)} error={error(Field::ReplicaRacks(i))} on_input={set_racks} on_refuse={refuse.clone()} />
             </td>
             <td><button type="button" class="icon remove" aria-label={format!("Remove topic {}", topic.name)} onclick={remove}>{ "✕" }</button></td>
