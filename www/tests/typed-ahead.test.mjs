@@ -47,9 +47,10 @@ const answered = (page, count) => page.waitForFunction((n) => window.__answers.l
 
 /**
  * Types `digits` into topic `topic`'s partition count, waits for the draft's answer, then
- * `settle` ms more, and presses Enter. Returns the draft's version, the results region as the
- * animation frame after Enter's keydown found it (before its paint), and whether Enter asked the
- * workers for anything.
+ * `settle` ms more, and presses Enter. With `slow` (the page's CDP session), the page's CPU is
+ * slowed 6 times from the answer's coming to Enter's next frame. Returns the draft's version, the
+ * results region as the animation frame after Enter's keydown found it (before its paint), and
+ * whether Enter asked the workers for anything.
  */
 async function typeThenEnter(page, topic, digits, { settle = 0, slow = null } = {}) {
   const before = await results(page);
@@ -115,11 +116,9 @@ test('on a page too slow for one of Yew\'s 16 ms slices, Enter still renders the
   const settles = [20, 30, 40, 50, 60, 70, 80, 90];
   for (const [k, settle] of settles.entries()) {
     const topic = ['t0', 't1', 't2'][k % 3];
-    // One digit: two would leave the first's answer and the second's draft to the slowed page,
-    // which may take longer than the field waits for a pause in the typing (fields::SETTLE_MS).
     const digits = String(2 + k);
     const { draft, atNextFrame } = await typeThenEnter(page, topic, digits, { settle, slow });
-    assert.deepEqual(atNextFrame, { version: draft, shown: draft, busy: 'false' }, `${topic} = ${digits}, Enter ${settle} ms after its answer`);
+    assert.deepEqual(atNextFrame, { version: draft, shown: draft, busy: 'false' }, `${topic} = ${digits}, Enter ${settle} ms after the page slowed`);
     group.topics[topic] = Number(digits);
     shown = group.expected(shown);
     await waitForPanels(page, shown);
