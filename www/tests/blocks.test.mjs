@@ -1,8 +1,9 @@
 // Issue 9, the page's thread never blocked: the page opens in slices (the header alone, then the
 // editing column a part per frame, then the results region's sections one per frame, the region
 // busy until the last is in) and still shows exactly what `kap batch` assigns; a big group's edits
-// reach the workers after the edit's own frame, the newest winning; the Configuration names a few
-// consumers of a long list and counts the rest.
+// reach the workers after the edit's own frame, the newest winning; at the opening the first
+// panel waits after the first answer; the Configuration names a few consumers of a long list and
+// counts the rest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panels, resultsShown, STRATEGIES, typedCount, useBrowser, waitForPanels } from './browser.mjs';
@@ -277,5 +278,39 @@ test("the opening's frames each render a little: the first rows few, six at most
   assert.deepEqual(panelSlices, [...onePanel, ...onePanel, ...onePanel, ...onePanel], `the panels' rows: ${seen}`);
   assert.ok(added.filter((f) => f.panels > 0).every((f) => f.panels === 1 && f.panelRows === 4), `a panel a frame, with its first rows alone: ${seen}`);
   assert.equal(Math.max(...frames.map(([, f]) => f.panelRows)), 240);
+  await page.close();
+});
+
+/**
+ * Before the page runs: when the results region first showed an answer (`data-shown` no longer 0)
+ * with the workers' time for it (`data-compute-ms`), and when the first panel came.
+ */
+function recordFirstPanel() {
+  window.__answered = null;
+  window.__firstPanel = null;
+  new MutationObserver(() => {
+    const results = document.querySelector('.results');
+    if (window.__answered === null && results && results.dataset.shown !== '0') {
+      window.__answered = { at: performance.now(), computeMs: Number(results.dataset.computeMs) };
+    }
+    if (window.__firstPanel === null && document.querySelector('section[data-strategy]')) window.__firstPanel = performance.now();
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-shown'] });
+}
+
+test("at the opening the first panel waits after the first answer as long as the workers took for it, at most 100 ms", async () => {
+  // 100,000 partitions, 500 consumers: a rebalance of hundreds of milliseconds, its code run cold.
+  // V8 compiles that code's hot functions again (its optimising tier) on every core for tens of
+  // milliseconds after the answer, and the first panel's frame beside it took 51–62 ms.
+  const group = mixedGroup(10_000, 500);
+  const page = await env.browser.newPage();
+  await page.addInitScript(recordFirstPanel);
+  await page.goto(link(group.scenarioText(), env.url));
+  await resultsShown(page);
+  const { answered, firstPanel } = await page.evaluate(() => ({ answered: window.__answered, firstPanel: window.__firstPanel }));
+  const seen = JSON.stringify({ answered, firstPanel });
+  // Long enough that the panel's usual frame after the answer (16–33 ms) would not pass.
+  assert.ok(answered.computeMs >= 40, `a rebalance of 100,000 partitions takes the workers 40 ms or more: ${seen}`);
+  const due = Math.min(Math.floor(answered.computeMs), 100);
+  assert.ok(firstPanel - answered.at >= due - 1, `the first panel ${due} ms or more after the answer: ${seen}`);
   await page.close();
 });

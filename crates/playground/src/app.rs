@@ -41,6 +41,9 @@ const PENDING_URL_DELAY_MS: u32 = 3_000;
 /// the opening's first version, and its warm-up, after the frames they wait for).
 const HAND_OVER_WAIT_MS: f64 = 50.0;
 
+/// The longest the opening's first panels wait after their answer (`Results`).
+const FIRST_PANELS_WAIT_MAX_MS: f64 = 100.0;
+
 /// How a new version reaches the compute workers. A small group's goes at once, from the reducer:
 /// its answer can be in the frame after the edit's. A big group's (one whose settled assignment
 /// the workers keep, `work::INLINE_ENTRIES`) goes once the page is idle after the edit's own
@@ -685,7 +688,25 @@ fn Results(props: &ResultsProps) -> Html {
     let opening = !*opened_whole.borrow();
     let panels_in = use_reducer(PanelsIn::default);
     let on_rows_in = use_callback(panels_in.dispatcher(), |(), panels_in| panels_in.dispatch(()));
-    let allowed = if opening { config + panels_in.0 + 1 } else { sections };
+    // At the opening the first answer's panels wait as long as the workers took for it, at most
+    // FIRST_PANELS_WAIT_MAX_MS: V8 is still compiling (its optimising tier, on its own threads) the
+    // workers' code that answer ran hot, on every core of a two-core machine, and the first panel's
+    // frame beside it took up to 60 ms (issue 9: no block over 50 ms).
+    let first_panels_due = use_state_eq(|| false);
+    {
+        let due = first_panels_due.clone();
+        let answered = opening && store.shown_version != 0;
+        let wait_ms = store.compute_ms.clamp(0.0, FIRST_PANELS_WAIT_MAX_MS) as u32;
+        use_effect_with(answered, move |&answered| {
+            let timer = answered.then(|| Timeout::new(wait_ms, move || due.set(true)));
+            move || drop(timer)
+        });
+    }
+    let allowed = match (opening, *first_panels_due) {
+        (false, _) => sections,
+        (true, true) => config + panels_in.0 + 1,
+        (true, false) => config,
+    };
     let growth = if opening { Growth::Sliced } else { Growth::AtOnce };
     let revealed = use_reveal(if props.ready { sections.min(allowed) } else { 0 }, 0, 1, growth);
     let rows_pending = opening && config + panels_in.0 < sections;
