@@ -55,7 +55,8 @@
 // the page before typing; the load figures are measured before that. `first_edit_ms` is the first
 // edit's own edit → paint (it is also in `edit_to_paint_ms`).
 // Main thread blocked: the longest long task (PerformanceObserver 'longtask', ≥ 50 ms) and the
-// longest gap of a 10 ms heartbeat, from the page's start (load) or the edit (edits) to the paint.
+// longest gap of a 10 ms heartbeat, from the page's start (load) or the edit (edits) to the paint;
+// `longest_task_at` is when the load's longest task started (ms from the navigation).
 // `worker` is the compute worker's own time for the painted answer (data-compute-ms); the page's
 // User Timing measures `answer:decode` (reading the worker's message) and `answer:handle` (the
 // reducer and the render it starts) say what the answer costs the page's thread.
@@ -153,7 +154,11 @@ function scenario(topics, partitions, consumers, subscribe = (i, names) => ({ to
 const INSTRUMENT = () => {
   window.__long = [];
   window.__gap = { last: performance.now(), worst: 0 };
-  new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({
+  window.__longAt = [];
+  new PerformanceObserver((l) => {
+    window.__long.push(...l.getEntries().map((e) => e.duration));
+    window.__longAt.push(...l.getEntries().map((e) => [e.startTime, e.duration]));
+  }).observe({
     type: 'longtask',
     buffered: true,
   });
@@ -177,6 +182,7 @@ async function open(env, url, timeout = 120_000) {
   const load = Date.now() - t0;
   const blocked = await page.evaluate(() => ({
     longest_task: Math.round(Math.max(0, ...window.__long)),
+    longest_task_at: window.__longAt.length ? Math.round(window.__longAt.reduce((a, b) => (b[1] > a[1] ? b : a))[0]) : null,
     worst_gap: Math.round(window.__gap.worst),
     worker: Number(document.querySelector('.results').dataset.computeMs),
   }));
