@@ -152,13 +152,10 @@ function scenario(topics, partitions, consumers, subscribe = (i, names) => ({ to
 
 /** In the page, before anything runs: long tasks and a 10 ms heartbeat's gaps, from the start. */
 const INSTRUMENT = () => {
+  // Each long task as [start, duration] (ms).
   window.__long = [];
   window.__gap = { last: performance.now(), worst: 0 };
-  window.__longAt = [];
-  new PerformanceObserver((l) => {
-    window.__long.push(...l.getEntries().map((e) => e.duration));
-    window.__longAt.push(...l.getEntries().map((e) => [e.startTime, e.duration]));
-  }).observe({
+  new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => [e.startTime, e.duration]))).observe({
     type: 'longtask',
     buffered: true,
   });
@@ -180,12 +177,15 @@ async function open(env, url, timeout = 120_000) {
   await page.goto(url, { timeout });
   await painted;
   const load = Date.now() - t0;
-  const blocked = await page.evaluate(() => ({
-    longest_task: Math.round(Math.max(0, ...window.__long)),
-    longest_task_at: window.__longAt.length ? Math.round(window.__longAt.reduce((a, b) => (b[1] > a[1] ? b : a))[0]) : null,
-    worst_gap: Math.round(window.__gap.worst),
-    worker: Number(document.querySelector('.results').dataset.computeMs),
-  }));
+  const blocked = await page.evaluate(() => {
+    const [at, longest] = window.__long.reduce((a, b) => (b[1] > a[1] ? b : a), [null, 0]);
+    return {
+      longest_task: Math.round(longest),
+      longest_task_at: at === null ? null : Math.round(at),
+      worst_gap: Math.round(window.__gap.worst),
+      worker: Number(document.querySelector('.results').dataset.computeMs),
+    };
+  });
   return { page, errors, load, blocked };
 }
 
@@ -232,7 +232,7 @@ const timeEdit = (page, act) =>
         handle: last('answer:handle'),
         dispatched,
         worstGap: window.__gap.worst,
-        longestTask: Math.max(0, ...window.__long.slice(long0)),
+        longestTask: Math.max(0, ...window.__long.slice(long0).map(([, duration]) => duration)),
         worker: Number(results.dataset.computeMs),
       };
     },
